@@ -1,0 +1,1 @@
+"""Data stages: fetching and verifying raw inputs, and parsing them into canonical tables."""

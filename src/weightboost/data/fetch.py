@@ -1,0 +1,173 @@
+"""Fetching a raw dataset file from the first source that has it (PROTOCOL.md §1.1).
+
+Sources are tried in the configured order:
+
+``mirror``  a local directory laid out like ``shared/data-mirror`` (``<mirror>/<file>``);
+``uci``     the legacy UCI path ``<uci_legacy_url>/<file>``, then the current archive
+            ``<uci_archive_url>/<id>/<name>.zip`` (the data file is taken out of the zip);
+``openml``  the ``openml`` package (see ``openml_source``); its copy is written back in the
+            UCI layout and verified later through the canonical table's checksum.
+
+A source that does not have the file (missing mirror file, HTTP 404, network down) is skipped
+and the reason recorded; if every source fails the error lists them all. A file that *is*
+delivered but has the wrong SHA-256 stops the fetch at once: silently falling through to
+another copy would hide a corrupted mirror or a changed upstream file.
+
+The result is written atomically to the destination together with a JSON *receipt* that says
+where the file came from and how it was verified.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from weightboost.data.download import DownloadError, RetryPolicy, extract_zip_member, http_get
+from weightboost.data.uci import DatasetSpec
+from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
+from weightboost.fileio import sha256_bytes, write_bytes_atomic, write_json_atomic
+
+log = logging.getLogger(__name__)
+
+SOURCES = ("mirror", "uci", "openml")
+MIRROR_ENV = "REPRO_MIRROR"
+UCI_LEGACY_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases"
+UCI_ARCHIVE_URL = "https://archive.ics.uci.edu/static/public"
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    """Where and how to look for raw files (config section ``download`` plus the mirror)."""
+
+    sources: tuple[str, ...] = SOURCES
+    mirror: str | None = None
+    uci_legacy_url: str = UCI_LEGACY_URL
+    uci_archive_url: str = UCI_ARCHIVE_URL
+    openml_cache: str | None = None
+    retry: RetryPolicy = RetryPolicy()
+
+    @classmethod
+    def from_config(cls, config: dict, base_dir: str | os.PathLike = ".") -> "FetchSettings":
+        download = config.get("download", {})
+        unknown = [s for s in download.get("sources", SOURCES) if s not in SOURCES]
+        if unknown:
+            raise ConfigError(f"download.sources has unknown entries {unknown}; "
+                              f"allowed: {list(SOURCES)}")
+        cache = download.get("openml_cache")
+        return cls(
+            sources=tuple(download.get("sources", SOURCES)),
+            mirror=resolve_mirror(config.get("mirror"), base_dir),
+            uci_legacy_url=download.get("uci_legacy_url", UCI_LEGACY_URL).rstrip("/"),
+            uci_archive_url=download.get("uci_archive_url", UCI_ARCHIVE_URL).rstrip("/"),
+            openml_cache=str(Path(base_dir, cache)) if cache else None,
+            retry=RetryPolicy(
+                attempts=int(download.get("attempts", 4)),
+                backoff_seconds=float(download.get("backoff_seconds", 1.0)),
+                timeout_seconds=float(download.get("timeout_seconds", 60.0)),
+            ),
+        )
+
+
+def resolve_mirror(config_value: str | None, base_dir: str | os.PathLike = ".") -> str | None:
+    """The mirror directory: ``$REPRO_MIRROR`` if set, else the config key ``mirror``.
+
+    A relative config value is taken relative to ``base_dir`` (the project root); the
+    environment variable relative to the current directory. A mirror that is set but is not a
+    directory is a configuration error, not a silent fall-through to the network.
+    """
+    env = os.environ.get(MIRROR_ENV)
+    if env:
+        path, origin = Path(env).resolve(), f"environment variable {MIRROR_ENV}"
+    elif config_value:
+        path, origin = (Path(base_dir) / config_value).resolve(), "config key 'mirror'"
+    else:
+        return None
+    if not path.is_dir():
+        raise ConfigError(f"the data mirror {path} (from {origin}) is not a directory; "
+                          f"point {origin} at a folder laid out like shared/data-mirror, "
+                          "or unset it to download")
+    return str(path)
+
+
+class SourceSkipped(Exception):
+    """This source does not have the file; the next one is tried."""
+
+
+def verify_sha256(data: bytes, expected: str | None, spec: DatasetSpec, where: str) -> str:
+    digest = sha256_bytes(data)
+    if expected is not None and digest != expected:
+        raise ChecksumError(
+            f"dataset {spec.name}: {where} has SHA-256 {digest}, but "
+            f"{spec.key('sha256')} pins {expected}. The file is corrupted, truncated or a "
+            "different version: replace it with an unmodified copy (or delete it to download "
+            "again); change the pin only if you mean to use a different file"
+        )
+    return digest
+
+
+def _from_mirror(spec: DatasetSpec, settings: FetchSettings):
+    if not settings.mirror:
+        raise SourceSkipped("no mirror configured (set REPRO_MIRROR or the config key 'mirror')")
+    path = Path(settings.mirror, spec.file)
+    if not path.is_file():
+        raise SourceSkipped(f"{path} does not exist")
+    return path.read_bytes(), str(path)
+
+
+def _from_uci(spec: DatasetSpec, settings: FetchSettings):
+    reasons = []
+    url = f"{settings.uci_legacy_url}/{spec.file}"
+    try:
+        return http_get(url, settings.retry), url
+    except DownloadError as exc:
+        reasons.append(str(exc))
+    if spec.uci_archive:
+        url = f"{settings.uci_archive_url}/{spec.uci_archive['id']}/{spec.uci_archive['name']}.zip"
+        try:
+            archive = http_get(url, settings.retry)
+        except DownloadError as exc:
+            reasons.append(str(exc))
+        else:
+            member = Path(spec.file).name
+            return extract_zip_member(archive, member, url), f"{url}!{member}"
+    raise SourceSkipped("; ".join(reasons))
+
+
+def fetch_raw(spec: DatasetSpec, dest, receipt_path, settings: FetchSettings) -> dict:
+    """Fetch ``spec.file`` into ``dest`` from the first source that has it; return the receipt."""
+    tried = []
+    for source in settings.sources:
+        try:
+            if source == "openml":
+                from weightboost.data.openml_source import fetch_openml_as_uci
+
+                data, location = fetch_openml_as_uci(spec, settings)
+                verified = "table"
+            else:
+                data, location = (_from_mirror if source == "mirror" else _from_uci)(spec,
+                                                                                    settings)
+                verified = "file"
+        except SourceSkipped as skip:
+            tried.append(f"{source}: {skip}")
+            log.info("dataset %s: source %s skipped: %s", spec.name, source, skip)
+            continue
+        if not data.strip():
+            raise InputFileError(f"dataset {spec.name}: {location} is empty; replace it with "
+                                 "an unmodified copy")
+        digest = (verify_sha256(data, spec.sha256, spec, location) if verified == "file"
+                  else sha256_bytes(data))
+        receipt = {"dataset": spec.name, "route": source, "location": location,
+                   "file": spec.file, "sha256": digest, "bytes": len(data),
+                   "verified": verified}
+        write_bytes_atomic(dest, data)
+        write_json_atomic(receipt_path, receipt)
+        log.info("dataset %s: %s from %s (%d bytes)", spec.name, spec.file, location, len(data))
+        return receipt
+    raise SourceUnavailableError(
+        f"dataset {spec.name}: no source could deliver {spec.file}. Tried: "
+        + " | ".join(tried)
+        + ". Check the network, or set REPRO_MIRROR to a directory laid out like "
+        "shared/data-mirror"
+    )

@@ -1,0 +1,260 @@
+"""Canonical tables of the UCI datasets (PROTOCOL.md §1.2).
+
+A dataset spec (one entry of the config section ``datasets``) says how a raw UCI file is laid
+out: separator, number of fields, which field is the class and which classes are +1, which
+fields are dropped, which are nominal, and the missing-value marker. This module turns a raw
+file into the *canonical table*:
+
+* one column per kept attribute, named ``f<i>`` after its 0-based field index in the raw file
+  (or the name given in the spec), numeric attributes as float64 and nominal ones as strings,
+  missing values as NaN;
+* a last column ``label`` with values in {-1, +1}.
+
+The canonical table is stored as CSV (``to_canonical_csv``), whose SHA-256 is the table's
+checksum: a copy of the data obtained another way (OpenML) must give the same bytes. A JSON
+sidecar records the attribute kinds, label mapping, counts and checksums.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from weightboost.errors import ConfigError, InputFileError
+from weightboost.fileio import sha256_bytes, write_bytes_atomic, write_json_atomic
+
+LABEL = "label"
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """Layout of one raw UCI file; built from a config entry by ``DatasetSpec.from_config``."""
+
+    name: str
+    file: str
+    fields: int
+    label: int
+    positive: tuple[str, ...]
+    negative: tuple[str, ...]
+    separator: str = ","
+    drop: tuple[int, ...] = ()
+    nominal: tuple[int, ...] = ()
+    missing: str | None = "?"
+    names: tuple[str, ...] | None = None
+    sha256: str | None = None
+    rows: int | None = None
+    table_sha256: str | None = None
+    uci_archive: dict | None = None
+    openml: dict | None = None
+    description: str = ""
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_config(cls, name: str, entry: dict) -> "DatasetSpec":
+        known = {f for f in cls.__dataclass_fields__ if f not in ("name", "extra")}
+        values = {k: v for k, v in entry.items() if k in known}
+        for key in ("positive", "negative", "drop", "nominal", "names"):
+            if values.get(key) is not None:
+                values[key] = tuple(str(v) if key in ("positive", "negative", "names") else int(v)
+                                    for v in values[key])
+        spec = cls(name=name, **values)
+        spec.check()
+        return spec
+
+    def key(self, what: str) -> str:
+        return f"datasets.{self.name}.{what}"
+
+    def check(self) -> None:
+        """Cross-field checks that a JSON schema cannot express."""
+        in_range = range(self.fields)
+        if self.label not in in_range:
+            raise ConfigError(f"{self.key('label')} = {self.label} is not a field index "
+                              f"0..{self.fields - 1}")
+        for what, indices in (("drop", self.drop), ("nominal", self.nominal)):
+            bad = [i for i in indices if i not in in_range or i == self.label]
+            if bad:
+                raise ConfigError(f"{self.key(what)} has invalid field indices {bad}: they must "
+                                  f"be in 0..{self.fields - 1} and not the label field")
+        if set(self.positive) & set(self.negative):
+            raise ConfigError(f"{self.key('positive')} and {self.key('negative')} overlap")
+        if self.names is not None and len(self.names) != self.fields:
+            raise ConfigError(f"{self.key('names')} has {len(self.names)} names for "
+                              f"{self.fields} fields")
+        if self.separator not in (",", "whitespace"):
+            raise ConfigError(f"{self.key('separator')} must be ',' or 'whitespace'")
+
+    @property
+    def attribute_fields(self) -> list[int]:
+        dropped = set(self.drop)
+        return [i for i in range(self.fields) if i != self.label and i not in dropped]
+
+    def field_name(self, index: int) -> str:
+        return self.names[index] if self.names else f"f{index}"
+
+    def kind(self, index: int) -> str:
+        return "nominal" if index in self.nominal else "numeric"
+
+
+def split_fields(raw: bytes, spec: DatasetSpec, source: str) -> list[list[str]]:
+    """Split a raw UCI file into rows of string fields, checking every row's width."""
+    if not raw.strip():
+        raise InputFileError(f"{source} (dataset {spec.name}) is empty; delete it and fetch "
+                             "it again")
+    text = raw.decode("latin-1")
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split() if spec.separator == "whitespace" else line.split(spec.separator)
+        parts = [p.strip() for p in parts]
+        if len(parts) != spec.fields:
+            raise InputFileError(
+                f"{source} (dataset {spec.name}), line {number}: {len(parts)} fields where "
+                f"{spec.fields} are expected; the file is truncated or not the one "
+                f"{spec.key('file')} names"
+            )
+        rows.append(parts)
+    if spec.rows is not None and len(rows) != spec.rows:
+        raise InputFileError(f"{source} (dataset {spec.name}) has {len(rows)} rows where "
+                             f"{spec.key('rows')} = {spec.rows}; the file may be truncated")
+    return rows
+
+
+def canonical_table(rows: list[list[str]], spec: DatasetSpec, source: str) -> pd.DataFrame:
+    """Build the canonical table from string fields (see the module docstring)."""
+    columns: dict[str, object] = {}
+    for index in spec.attribute_fields:
+        values = [row[index] for row in rows]
+        if spec.kind(index) == "nominal":
+            columns[spec.field_name(index)] = pd.Series(
+                [None if v == spec.missing else v for v in values], dtype=object)
+        else:
+            columns[spec.field_name(index)] = _parse_numeric(values, index, spec, source)
+    columns[LABEL] = _map_labels([row[spec.label] for row in rows], spec, source)
+    return pd.DataFrame(columns)
+
+
+def _parse_numeric(values, index, spec, source) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.float64)
+    for row, value in enumerate(values):
+        if value == spec.missing:
+            out[row] = np.nan
+            continue
+        try:
+            out[row] = float(value)
+        except ValueError:
+            raise InputFileError(
+                f"{source} (dataset {spec.name}): field {index} of data row {row + 1} is "
+                f"{value!r}, not a number; declare the field nominal in "
+                f"{spec.key('nominal')} or fix {spec.key('missing')}"
+            ) from None
+        if not math.isfinite(out[row]):
+            raise InputFileError(f"{source} (dataset {spec.name}): field {index} of data row "
+                                 f"{row + 1} is {value!r}, not a finite number")
+    return out
+
+
+def _map_labels(values, spec, source) -> np.ndarray:
+    mapping = {v: 1 for v in spec.positive} | {v: -1 for v in spec.negative}
+    unknown = sorted(set(values) - set(mapping))
+    if unknown:
+        raise InputFileError(
+            f"{source} (dataset {spec.name}): class values {unknown} are in neither "
+            f"{spec.key('positive')} {list(spec.positive)} nor {spec.key('negative')} "
+            f"{list(spec.negative)}"
+        )
+    return np.array([mapping[v] for v in values], dtype=np.int64)
+
+
+def to_canonical_csv(table: pd.DataFrame) -> bytes:
+    """Serialise a canonical table; the bytes (and so the checksum) depend only on its values."""
+    buffer = io.StringIO()
+    table.to_csv(buffer, index=False, lineterminator="\n", na_rep="")
+    return buffer.getvalue().encode("utf-8")
+
+
+def describe(table: pd.DataFrame, spec: DatasetSpec, table_bytes: bytes, source: dict) -> dict:
+    """The sidecar of a canonical table."""
+    attributes = []
+    for index in spec.attribute_fields:
+        name = spec.field_name(index)
+        entry = {"name": name, "field": index, "kind": spec.kind(index),
+                 "missing": int(table[name].isna().sum())}
+        if entry["kind"] == "nominal":
+            entry["values"] = sorted(table[name].dropna().unique().tolist())
+        attributes.append(entry)
+    labels = table[LABEL]
+    return {
+        "dataset": spec.name,
+        "description": spec.description,
+        "source": source,
+        "n_rows": int(len(table)),
+        "n_attributes": len(attributes),
+        "n_missing": int(sum(a["missing"] for a in attributes)),
+        "attributes": attributes,
+        "label": {
+            "column": LABEL,
+            "field": spec.label,
+            "mapping": {v: 1 for v in spec.positive} | {v: -1 for v in spec.negative},
+            "counts": {"+1": int((labels == 1).sum()), "-1": int((labels == -1).sum())},
+        },
+        "table_sha256": sha256_bytes(table_bytes),
+    }
+
+
+def build_canonical(raw: bytes, spec: DatasetSpec, source_label: str):
+    """Raw file bytes -> (canonical table, its CSV bytes)."""
+    table = canonical_table(split_fields(raw, spec, source_label), spec, source_label)
+    return table, to_canonical_csv(table)
+
+
+def write_canonical(raw_path, receipt: dict, spec: DatasetSpec, csv_path, sidecar_path) -> dict:
+    """Parse a fetched raw file and write the canonical CSV and its sidecar atomically.
+
+    A copy that did not come from the pinned UCI file (``receipt['verified'] == 'table'``) is
+    accepted only if its canonical table has the pinned ``table_sha256``.
+    """
+    raw_path = Path(raw_path)
+    table, table_bytes = build_canonical(raw_path.read_bytes(), spec, str(raw_path))
+    digest = sha256_bytes(table_bytes)
+    if receipt.get("verified") == "table":
+        from weightboost.errors import ChecksumError
+
+        if spec.table_sha256 is None:
+            raise ConfigError(f"dataset {spec.name} came from {receipt.get('route')} but "
+                              f"{spec.key('table_sha256')} is not set, so the copy cannot be "
+                              "verified; set it from a run on the UCI file")
+        if digest != spec.table_sha256:
+            raise ChecksumError(
+                f"dataset {spec.name}: the copy from {receipt.get('route')} "
+                f"({receipt.get('location')}) converts to a canonical table with SHA-256 "
+                f"{digest}, not the pinned {spec.table_sha256} ({spec.key('table_sha256')}). "
+                f"The copy differs from the UCI file, or the conversion settings in "
+                f"{spec.key('openml')} are wrong; use the UCI file or a mirror instead"
+            )
+    sidecar = describe(table, spec, table_bytes, receipt)
+    sidecar["table_file"] = Path(csv_path).name
+    write_bytes_atomic(csv_path, table_bytes)
+    write_json_atomic(sidecar_path, sidecar)
+    return sidecar
+
+
+def load_table(csv_path, sidecar: dict | None = None):
+    """Load a canonical table as (X, y): X a DataFrame whose nominal columns are categorical."""
+    import json
+
+    csv_path = Path(csv_path)
+    if sidecar is None:
+        sidecar = json.loads(csv_path.with_suffix(".json").read_text())
+    nominal = {a["name"]: a["values"] for a in sidecar["attributes"] if a["kind"] == "nominal"}
+    dtypes = {name: str for name in nominal} | {LABEL: np.int64}
+    frame = pd.read_csv(csv_path, dtype=dtypes, keep_default_na=False, na_values=[""])
+    for name, values in nominal.items():
+        frame[name] = pd.Categorical(frame[name], categories=values)
+    y = frame.pop(LABEL).to_numpy()
+    return frame, y

@@ -1,0 +1,48 @@
+# UCI data stage (PROTOCOL.md §1.1-1.2): fetch each raw file from the first source that has it,
+# verify its SHA-256, and parse it into the canonical table with a JSON sidecar.
+
+
+rule fetch_uci:
+    output:
+        raw="data/raw/uci/{dataset}.data",
+        receipt="data/raw/uci/{dataset}.source.json",
+    params:
+        spec=uci_spec,
+        fetch=fetch_config(),
+    log:
+        "logs/fetch_uci/{dataset}.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=512,
+        runtime=15,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/fetch_uci.py"
+
+
+rule parse_uci:
+    input:
+        raw="data/raw/uci/{dataset}.data",
+        receipt="data/raw/uci/{dataset}.source.json",
+    output:
+        table="data/processed/uci/{dataset}.csv",
+        sidecar="data/processed/uci/{dataset}.json",
+    params:
+        spec=uci_spec,
+    log:
+        "logs/parse_uci/{dataset}.log",
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/parse_uci.py"
+
+
+rule data:
+    input:
+        expand("data/processed/uci/{dataset}.csv", dataset=UCI_DATASETS),

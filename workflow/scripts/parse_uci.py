@@ -1,0 +1,16 @@
+"""Snakemake job: parse one raw UCI file into its canonical table (see weightboost.data.uci)."""
+
+import json
+
+from weightboost.data.uci import DatasetSpec, write_canonical
+from weightboost.workflow_support import run_step
+
+
+def main(smk):
+    spec = DatasetSpec.from_config(smk.wildcards.dataset, smk.params.spec)
+    with open(smk.input.receipt) as handle:
+        receipt = json.load(handle)
+    write_canonical(smk.input.raw, receipt, spec, smk.output.table, smk.output.sidecar)
+
+
+run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
