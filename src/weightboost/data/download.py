@@ -7,6 +7,7 @@ move on to its next source at once.
 
 from __future__ import annotations
 
+import http.client
 import io
 import logging
 import time
@@ -49,6 +50,9 @@ def _get_once(url: str, timeout: float) -> bytes:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             expected = response.headers.get("Content-Length")
             body = response.read()
+    except http.client.IncompleteRead as exc:
+        raise DownloadError(url, f"truncated download: got {len(exc.partial)} bytes, "
+                            f"{exc.expected} more were announced", transient=True) from exc
     except urllib.error.HTTPError as exc:
         transient = exc.code >= 500 or exc.code == 429
         raise DownloadError(url, f"HTTP {exc.code} {exc.reason}", transient) from exc

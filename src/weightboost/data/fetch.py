@@ -46,6 +46,7 @@ class FetchSettings:
     uci_legacy_url: str = UCI_LEGACY_URL
     uci_archive_url: str = UCI_ARCHIVE_URL
     openml_cache: str | None = None
+    openml_server: str | None = None
     retry: RetryPolicy = RetryPolicy()
 
     @classmethod
@@ -62,6 +63,7 @@ class FetchSettings:
             uci_legacy_url=download.get("uci_legacy_url", UCI_LEGACY_URL).rstrip("/"),
             uci_archive_url=download.get("uci_archive_url", UCI_ARCHIVE_URL).rstrip("/"),
             openml_cache=str(Path(base_dir, cache)) if cache else None,
+            openml_server=download.get("openml_server"),
             retry=RetryPolicy(
                 attempts=int(download.get("attempts", 4)),
                 backoff_seconds=float(download.get("backoff_seconds", 1.0)),

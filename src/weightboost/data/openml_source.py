@@ -20,15 +20,20 @@ from weightboost.data.fetch import FetchSettings, SourceSkipped
 from weightboost.data.uci import DatasetSpec
 from weightboost.errors import ConfigError
 
+OPENML_SERVER = "https://www.openml.org/api/v1/xml"
 
-def load_openml_frame(data_id: int, cache_dir: str | None):
-    """Download (or read from the cache) an OpenML dataset as (features frame, target series)."""
+
+def load_openml_frame(data_id: int, settings: FetchSettings):
+    """Download (or read from the cache) an OpenML dataset; return (dataset, full frame)."""
     try:
         import openml
     except ImportError as exc:  # pragma: no cover - openml is a declared dependency
         raise SourceSkipped(f"the openml package is not installed ({exc})") from exc
-    if cache_dir:
-        openml.config.set_root_cache_directory(cache_dir)
+    if settings.openml_cache:
+        openml.config.set_root_cache_directory(settings.openml_cache)
+    # always set: openml keeps the server in module state, and the cache path depends on it
+    openml.config.server = settings.openml_server or OPENML_SERVER
+    openml.config.connection_n_retries = settings.retry.attempts
     try:
         dataset = openml.datasets.get_dataset(
             int(data_id), download_data=True, download_qualities=False,
@@ -44,7 +49,7 @@ def fetch_openml_as_uci(spec: DatasetSpec, settings: FetchSettings):
     options = spec.openml
     if not options or "data_id" not in options:
         raise SourceSkipped(f"{spec.key('openml')}.data_id is not set")
-    dataset, frame = load_openml_frame(options["data_id"], settings.openml_cache)
+    dataset, frame = load_openml_frame(options["data_id"], settings)
     target = options.get("target") or dataset.default_target_attribute
     if target not in frame.columns:
         raise ConfigError(f"{spec.key('openml')}.target {target!r} is not a column of OpenML "

@@ -1,0 +1,138 @@
+"""Shared fixtures: project paths, the real and the fixture mirror, a loopback HTTP server and a
+helper that runs the real Snakemake workflow in a temporary directory."""
+
+from __future__ import annotations
+
+import copy
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+from weightboost.config import load_config
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURE_MIRROR = FIXTURES / "mirror"
+CLOSED_URL = "http://127.0.0.1:9"  # discard port: connection refused at once, never the internet
+
+
+def real_mirror() -> Path | None:
+    """The full data mirror: $REPRO_MIRROR, else ../shared/data-mirror beside the repo."""
+    candidates = [os.environ.get("REPRO_MIRROR"), ROOT.parent / "shared" / "data-mirror"]
+    for candidate in candidates:
+        if candidate and Path(candidate, "MANIFEST.tsv").is_file():
+            return Path(candidate)
+    return None
+
+
+@pytest.fixture(scope="session")
+def main_config() -> dict:
+    return load_config(ROOT / "config" / "config.yaml")
+
+
+@pytest.fixture
+def mirror_dir() -> Path:
+    path = real_mirror()
+    if path is None:
+        pytest.skip("real data mirror not found (set REPRO_MIRROR or put shared/ beside the repo)")
+    return path
+
+
+@pytest.fixture
+def fixture_config(main_config) -> dict:
+    """The project's own dataset specs, restricted to the fixture datasets and re-pinned to
+    the fixture files; every network source points at a closed loopback port."""
+    pins = yaml.safe_load((FIXTURE_MIRROR / "PINS.yaml").read_text())
+    config = copy.deepcopy(main_config)
+    config["datasets"] = {name: {**config["datasets"][name], **pins[name]} for name in pins}
+    config["experiment"]["datasets"] = sorted(pins)
+    config["mirror"] = str(FIXTURE_MIRROR)
+    config["download"] = {**config.get("download", {}), "uci_legacy_url": CLOSED_URL,
+                          "uci_archive_url": CLOSED_URL, "attempts": 1,
+                          "backoff_seconds": 0.0, "timeout_seconds": 5,
+                          "sources": ["mirror", "uci"]}
+    return config
+
+
+@pytest.fixture
+def no_env_mirror(monkeypatch):
+    """CI exports REPRO_MIRROR; tests that choose their own mirror must not inherit it."""
+    monkeypatch.delenv("REPRO_MIRROR", raising=False)
+
+
+class Route:
+    """What the test server answers for one path: a list of (status, body, headers) replies,
+    used in turn (the last one repeats)."""
+
+    def __init__(self, replies):
+        self.replies = list(replies)
+        self.hits = 0
+
+    def next(self):
+        reply = self.replies[min(self.hits, len(self.replies) - 1)]
+        self.hits += 1
+        return reply
+
+
+class LoopbackServer:
+    def __init__(self):
+        self.routes: dict[str, Route] = {}
+        routes = self.routes
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server API
+                route = routes.get(self.path)
+                status, body, headers = route.next() if route else (404, b"not found", {})
+                self.send_response(status)
+                headers = {"Content-Length": str(len(body)), **headers}
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def serve(self, path: str, *replies):
+        """Register replies for ``path``: bytes (200) or (status, body[, headers]) tuples."""
+        normalised = []
+        for reply in replies:
+            if isinstance(reply, bytes):
+                reply = (200, reply, {})
+            elif len(reply) == 2:
+                reply = (*reply, {})
+            normalised.append(reply)
+        self.routes[path] = Route(normalised)
+        return self.routes[path]
+
+
+@pytest.fixture
+def http_server():
+    server = LoopbackServer()
+    server.thread.start()
+    yield server
+    server.httpd.shutdown()
+    server.httpd.server_close()
+
+
+def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = None):
+    """Run the project's Snakefile in ``workdir`` with ``config``; return the CompletedProcess."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    config_path = workdir / "test-config.yaml"
+    config_path.write_text(yaml.safe_dump(config, sort_keys=False))
+    run_env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
+    run_env.update(env or {})
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
+               "--directory", str(workdir), "--configfile", str(config_path),
+               "--cores", "2", "--nolock", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=600)
