@@ -1,0 +1,12 @@
+"""C4.5 release 8 as Weka's J48 implements it, decomposed as J48 is:
+
+``criteria`` (entropies, gain, gain ratio, pessimistic error), ``split`` (numeric and nominal
+split evaluation, model selection), ``grow`` (tree building with fractional instances),
+``prune`` (collapse, pruning, subtree raising), ``predict`` (class distributions), ``data``
+(encoding and presorting), ``estimator`` (the scikit-learn classifier ``C45``).
+"""
+
+from weightboost.c45.data import C45Data, prepare
+from weightboost.c45.estimator import C45
+
+__all__ = ["C45", "C45Data", "prepare"]

@@ -1,0 +1,234 @@
+"""``C45``: the scikit-learn classifier around the C4.5 kernels (J48 defaults, PROTOCOL.md §3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted
+
+from weightboost.c45.criteria import z_for_confidence
+from weightboost.c45.data import C45Data, encode_like, prepare
+from weightboost.c45.grow import grow
+from weightboost.c45.predict import apply_leaves, predict_distribution
+from weightboost.c45.prune import collapse, prune
+from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH, compact
+
+
+@dataclass(frozen=True)
+class C45Tree:
+    """A fitted tree in array form (see ``weightboost.c45.tree``)."""
+
+    node_int: np.ndarray
+    node_float: np.ndarray
+    empty: np.ndarray
+    dist: np.ndarray
+
+    @property
+    def node_count(self) -> int:
+        return self.node_int.shape[0]
+
+    @property
+    def n_leaves(self) -> int:
+        return int((self.node_int[:, NCHILD] <= 0).sum())
+
+    def depth(self) -> int:
+        depth = np.zeros(self.node_count, dtype=int)
+        for k in range(self.node_count):
+            for c in range(max(self.node_int[k, NCHILD], 0)):
+                depth[self.node_int[k, FIRST] + c] = depth[k] + 1
+        return int(depth.max())
+
+
+class C45(ClassifierMixin, BaseEstimator):
+    """C4.5 release 8 decision tree with the defaults of Weka's J48.
+
+    Gain ratio among attributes of at least average gain; numeric cuts with the minimum-split
+    rule and the MDL correction, moved to a training value; multiway nominal splits; missing
+    values as fractional instances in training and prediction; collapse; pessimistic pruning
+    at ``confidence`` with subtree raising. Instance weights count wherever a count appears.
+
+    Parameters
+    ----------
+    confidence : float, default 0.25
+        Confidence factor CF of the pessimistic error estimate (J48 ``-C``).
+    min_instances : float, default 2
+        Minimum (weighted) instances in at least two branches (J48 ``-M``).
+    pruning : bool, default True
+        Pessimistic pruning; ``False`` is J48 ``-U`` (the tree is still collapsed).
+    subtree_raising : bool, default True
+        Consider raising the largest branch when pruning (J48 ``-S`` turns it off).
+    collapse : bool, default True
+        Collapse subtrees that do not reduce training error (J48's default).
+    mdl_correction : bool, default True
+        Subtract log2(tries)/W from the gain of numeric splits (release 8).
+    nominal_features : sequence of int, optional
+        Columns of a numpy ``X`` to treat as nominal. DataFrame columns of categorical dtype are
+        nominal anyway.
+
+    ``fit`` also accepts a ``C45Data`` from ``weightboost.c45.prepare(X)``: boosting prepares X
+    once and refits on it with new weights without re-encoding or re-sorting.
+    """
+
+    def __init__(self, confidence=0.25, min_instances=2, pruning=True, subtree_raising=True,
+                 collapse=True, mdl_correction=True, nominal_features=None):
+        self.confidence = confidence
+        self.min_instances = min_instances
+        self.pruning = pruning
+        self.subtree_raising = subtree_raising
+        self.collapse = collapse
+        self.mdl_correction = mdl_correction
+        self.nominal_features = nominal_features
+
+    # -- input handling ---------------------------------------------------------------------
+    def _prepare_fit_input(self, X):
+        if isinstance(X, C45Data):
+            return X
+        if isinstance(X, pd.DataFrame):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+            if X.shape[0] == 0 or X.shape[1] == 0:
+                check_array(X.to_numpy(), ensure_all_finite="allow-nan")
+            return prepare(X, self.nominal_features)
+        X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return prepare(X, self.nominal_features)
+
+    def _check_params(self):
+        if not 0 < self.confidence <= 0.5:
+            raise ValueError(f"confidence must be in (0, 0.5], got {self.confidence}")
+        if not self.min_instances > 0:
+            raise ValueError(f"min_instances must be positive, got {self.min_instances}")
+
+    # -- fitting ----------------------------------------------------------------------------
+    def fit(self, X, y, sample_weight=None):
+        self._check_params()
+        prepared = isinstance(X, C45Data)
+        data = self._prepare_fit_input(X)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = y.ravel()
+        if y.shape[0] != data.X.shape[0]:
+            raise ValueError(f"X has {data.X.shape[0]} rows but y has {y.shape[0]} labels")
+        if not prepared:  # prepared input comes from boosting: labels were checked there
+            check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if sample_weight is None:
+            weights = np.ones(data.X.shape[0])
+        else:
+            weights = np.asarray(sample_weight, dtype=np.float64)
+            if weights.shape != (data.X.shape[0],):
+                raise ValueError(f"sample_weight has shape {weights.shape}, expected "
+                                 f"({data.X.shape[0]},)")
+        if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise ValueError("sample_weight must be finite and non-negative")
+        if weights.sum() <= 0:
+            raise ValueError("sample_weight sums to zero")
+        self.n_features_in_ = data.X.shape[1]
+        self._nominal = data.nominal
+        self._encoding = _Encoding(data)
+        self.tree_ = self._build(data, y_index.astype(np.int64), weights)
+        return self
+
+    def _build(self, data: C45Data, y_index, weights) -> C45Tree:
+        n_classes = len(self.classes_)
+        node_int, node_float, empty, dist, inst, store_rows, store_w = grow(
+            data.XT, y_index, n_classes, data.nominal, data.n_values, data.num_slot, weights,
+            data.orders, data.n_known, data.sorted_values, float(self.min_instances),
+            bool(self.mdl_correction))
+        if self.collapse:
+            collapse(node_int, dist, 0)
+        if self.pruning:
+            prune(data.X, y_index, n_classes, data.nominal, node_int, node_float, empty, dist,
+                  inst, store_rows, store_w, float(self.confidence),
+                  z_for_confidence(self.confidence), bool(self.subtree_raising))
+        return C45Tree(*compact(node_int, node_float, empty, dist, node_int.shape[0]))
+
+    # -- prediction -------------------------------------------------------------------------
+    def _encode_predict(self, X):
+        check_is_fitted(self, "tree_")
+        if isinstance(X, C45Data):
+            matrix = X.X
+        elif isinstance(X, pd.DataFrame):
+            matrix = encode_like(self._encoding.data, X)
+        else:
+            matrix = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+            matrix = encode_like(self._encoding.data, matrix)
+        if matrix.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {matrix.shape[1]} features, but C45 is expecting "
+                             f"{self.n_features_in_} features as input")
+        return np.ascontiguousarray(matrix, dtype=np.float64)
+
+    def predict_proba(self, X):
+        matrix = self._encode_predict(X)
+        t = self.tree_
+        proba = predict_distribution(matrix, self._nominal, t.node_int, t.node_float, t.empty,
+                                     t.dist)
+        totals = proba.sum(axis=1, keepdims=True)
+        root = t.dist[0] / t.dist[0].sum()
+        return np.where(totals > 0, proba / np.where(totals > 0, totals, 1.0), root)
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def apply(self, X):
+        """Index of the leaf each sample reaches (at a missing value: the heaviest branch)."""
+        matrix = self._encode_predict(X)
+        t = self.tree_
+        return apply_leaves(matrix, self._nominal, t.node_int, t.node_float, t.empty)
+
+    def get_depth(self):
+        check_is_fitted(self, "tree_")
+        return self.tree_.depth()
+
+    def get_n_leaves(self):
+        check_is_fitted(self, "tree_")
+        return self.tree_.n_leaves
+
+    def export_text(self, feature_names=None, decimals=3):
+        """The tree in J48's indented text form."""
+        check_is_fitted(self, "tree_")
+        names = feature_names or [str(c) for c in self._encoding.data.columns]
+        t, lines = self.tree_, []
+
+        def leaf(k):
+            d = t.dist[k]
+            return f"{self.classes_[int(np.argmax(d))]} ({d.sum():.{decimals}g}/" \
+                   f"{d.sum() - d.max():.{decimals}g})"
+
+        def walk(k, depth):
+            a = t.node_int[k, ATTR]
+            for c in range(t.node_int[k, NCHILD]):
+                child = t.node_int[k, FIRST] + c
+                if self._nominal[a]:
+                    test = f"{names[a]} = {self._encoding.data.categories[a][c]}"
+                else:
+                    op = "<=" if c == 0 else ">"
+                    test = f"{names[a]} {op} {t.node_float[k, THRESH]:.{decimals + 3}g}"
+                if t.node_int[child, NCHILD] <= 0:
+                    lines.append("|   " * depth + f"{test}: {leaf(child)}")
+                else:
+                    lines.append("|   " * depth + test)
+                    walk(child, depth + 1)
+
+        if t.node_int[0, NCHILD] <= 0:
+            return f": {leaf(0)}"
+        walk(0, 0)
+        return "\n".join(lines)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+
+class _Encoding:
+    """The training encoding without the training rows' sorted orders (kept small)."""
+
+    def __init__(self, data: C45Data):
+        self.data = C45Data(np.empty((0, data.X.shape[1])), np.empty((data.X.shape[1], 0)),
+                            data.nominal, data.n_values,
+                            data.categories, data.columns, data.num_slot,
+                            np.empty((0, 0), dtype=np.int32), data.n_known,
+                            np.empty((0, 0)))

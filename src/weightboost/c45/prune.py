@@ -1,0 +1,188 @@
+"""Collapse and pessimistic-error pruning with subtree raising (ALGORITHMS.md §5.6-5.8), as
+Weka's C45PruneableClassifierTree does them: ``collapse`` first, then ``prune``.
+
+Re-distributing data through a subtree (when a subtree is raised, and when the error of the
+largest branch is estimated) follows J48 exactly: the missing-value instances are first added
+to the split distribution with the node's *current* branch shares, and the instances are then
+routed with the shares of that *new* distribution.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from weightboost.c45.criteria import SMALL, estimated_errors
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, class_totals,
+                                  store_instances)
+
+
+@njit(cache=True)
+def _is_leaf(node_int, k):
+    return node_int[k, NCHILD] <= 0
+
+
+@njit(cache=True)
+def collapse(node_int, dist, root):
+    """Replace every subtree that does not reduce training errors (within 1e-3) by a leaf."""
+    stack = [root]
+    while len(stack) > 0:
+        k = stack.pop()
+        if _is_leaf(node_int, k):
+            continue
+        subtree_errors = 0.0
+        inner = [k]
+        while len(inner) > 0:
+            j = inner.pop()
+            if _is_leaf(node_int, j):
+                subtree_errors += dist[j].sum() - dist[j].max()
+            else:
+                for c in range(node_int[j, NCHILD]):
+                    inner.append(node_int[j, FIRST] + c)
+        node_errors = dist[k].sum() - dist[k].max()
+        if subtree_errors >= node_errors - 1e-3:
+            node_int[k, NCHILD] = 0
+        else:
+            for c in range(node_int[k, NCHILD]):
+                stack.append(node_int[k, FIRST] + c)
+
+
+@njit(cache=True)
+def _route(X, nominal, node_int, node_float, k, rows, w):
+    """Split (rows, w) at internal node k as J48's resetDistribution + split do.
+
+    Returns the children's (rows, w) lists and the new branch shares."""
+    a = node_int[k, ATTR]
+    n_branches = node_int[k, NCHILD]
+    first = node_int[k, FIRST]
+    m = rows.shape[0]
+    branch = np.empty(m, dtype=np.int64)
+    bag = np.zeros(n_branches)
+    missing = 0.0
+    for i in range(m):
+        b = branch_of(X[rows[i], a], nominal[a], node_float[k, THRESH])
+        branch[i] = b
+        if b >= 0:
+            bag[b] += w[i]
+        else:
+            missing += w[i]
+    for b in range(n_branches):
+        bag[b] += node_float[first + b, SHARE] * missing
+    total = bag.sum()
+    share = bag / total if total > 0 else np.zeros(n_branches)
+    count = np.zeros(n_branches, dtype=np.int64)
+    for i in range(m):
+        if branch[i] >= 0:
+            count[branch[i]] += 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    count[b] += 1
+    child_rows = [np.empty(count[b], dtype=np.int32) for b in range(n_branches)]
+    child_w = [np.empty(count[b]) for b in range(n_branches)]
+    fill = np.zeros(n_branches, dtype=np.int64)
+    for i in range(m):
+        if branch[i] >= 0:
+            b = branch[i]
+            child_rows[b][fill[b]] = rows[i]
+            child_w[b][fill[b]] = w[i]
+            fill[b] += 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    child_rows[b][fill[b]] = rows[i]
+                    child_w[b][fill[b]] = w[i] * share[b]
+                    fill[b] += 1
+    return child_rows, child_w, share
+
+
+@njit(cache=True)
+def _errors_for_branch(X, y, n_classes, nominal, node_int, node_float, k, rows, w, cf, z):
+    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
+    errors = 0.0
+    stack = [(k, rows, w)]
+    while len(stack) > 0:
+        j, r, ww = stack.pop()
+        if _is_leaf(node_int, j):
+            errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
+            continue
+        child_rows, child_w, _ = _route(X, nominal, node_int, node_float, j, r, ww)
+        for c in range(node_int[j, NCHILD]):
+            stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+    return errors
+
+
+@njit(cache=True)
+def _subtree_errors(node_int, dist, k, cf, z):
+    errors = 0.0
+    stack = [k]
+    while len(stack) > 0:
+        j = stack.pop()
+        if _is_leaf(node_int, j):
+            errors += estimated_errors(dist[j], cf, z)
+        else:
+            for c in range(node_int[j, NCHILD]):
+                stack.append(node_int[j, FIRST] + c)
+    return errors
+
+
+@njit(cache=True)
+def prune(X, y, n_classes, nominal, node_int, node_float, empty, dist, inst, store_rows,
+          store_w, cf, z, subtree_raising):
+    """Bottom-up pessimistic pruning; returns the (possibly grown) instance store."""
+    used = store_rows.shape[0]
+    stack = [(0, 0)]
+    while len(stack) > 0:
+        k, state = stack.pop()
+        if _is_leaf(node_int, k):
+            continue
+        first = node_int[k, FIRST]
+        n_children = node_int[k, NCHILD]
+        if state == 0:
+            stack.append((k, 1))
+            for c in range(n_children - 1, -1, -1):
+                stack.append((first + c, 0))
+            continue
+        largest = first
+        for c in range(1, n_children):
+            if node_float[first + c, SHARE] > node_float[largest, SHARE]:
+                largest = first + c
+        start, length = inst[k, 0], inst[k, 1]
+        rows = store_rows[start:start + length]
+        w = store_w[start:start + length]
+        if subtree_raising:
+            errors_branch = _errors_for_branch(X, y, n_classes, nominal, node_int, node_float,
+                                               largest, rows, w, cf, z)
+        else:
+            errors_branch = np.inf
+        errors_leaf = estimated_errors(dist[k], cf, z)
+        errors_tree = _subtree_errors(node_int, dist, k, cf, z)
+        if errors_leaf - (errors_tree + 0.1) < SMALL and \
+                errors_leaf - (errors_branch + 0.1) < SMALL:
+            node_int[k, NCHILD] = 0
+            continue
+        if errors_branch - (errors_tree + 0.1) < SMALL:
+            # raise the largest branch into k's place and re-distribute k's data through it
+            node_int[k, ATTR] = node_int[largest, ATTR]
+            node_int[k, FIRST] = node_int[largest, FIRST]
+            node_int[k, NCHILD] = node_int[largest, NCHILD]
+            node_float[k, THRESH] = node_float[largest, THRESH]
+            rows = rows.copy()
+            w = w.copy()
+            todo = [(k, rows, w)]
+            while len(todo) > 0:
+                j, r, ww = todo.pop()
+                dist[j] = class_totals(y, r, ww, n_classes)
+                store_rows, store_w, s, used = store_instances(store_rows, store_w, used, r, ww)
+                inst[j, 0] = s
+                inst[j, 1] = r.shape[0]
+                if _is_leaf(node_int, j):
+                    if abs(ww.sum()) >= SMALL:
+                        empty[j] = False
+                    continue
+                child_rows, child_w, share = _route(X, nominal, node_int, node_float, j, r, ww)
+                for c in range(node_int[j, NCHILD]):
+                    node_float[node_int[j, FIRST] + c, SHARE] = share[c]
+                    todo.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+            stack.append((k, 0))
+    return store_rows[:used], store_w[:used]
