@@ -9,4 +9,13 @@ __version__ = "0.1.0"
 
 from weightboost.errors import ReproError  # noqa: E402
 
-__all__ = ["ReproError", "__version__"]
+__all__ = ["C45", "ReproError", "__version__"]
+
+
+def __getattr__(name):
+    # lazy: importing the package must not compile the numba kernels
+    if name == "C45":
+        from weightboost.c45 import C45
+
+        return C45
+    raise AttributeError(f"module 'weightboost' has no attribute {name!r}")

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.c45.criteria import z_for_confidence
 from weightboost.c45.data import C45Data, encode_like, prepare
@@ -106,9 +106,10 @@ class C45(ClassifierMixin, BaseEstimator):
         self._check_params()
         prepared = isinstance(X, C45Data)
         data = self._prepare_fit_input(X)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = y.ravel()
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
+                             "y is None")
+        y = column_or_1d(y, warn=True)
         if y.shape[0] != data.X.shape[0]:
             raise ValueError(f"X has {data.X.shape[0]} rows but y has {y.shape[0]} labels")
         if not prepared:  # prepared input comes from boosting: labels were checked there
@@ -170,7 +171,8 @@ class C45(ClassifierMixin, BaseEstimator):
         return np.where(totals > 0, proba / np.where(totals > 0, totals, 1.0), root)
 
     def predict(self, X):
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # first: it checks that the model is fitted
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def apply(self, X):
         """Index of the leaf each sample reaches (at a missing value: the heaviest branch)."""

@@ -1,0 +1,253 @@
+"""Tree-level properties of C4.5 that a wrong implementation would break."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from weightboost.c45 import C45, prepare
+from weightboost.c45.criteria import estimated_errors, z_for_confidence
+from weightboost.c45.tree import FIRST, NCHILD
+
+OUTLOOK = "sunny sunny overcast rainy rainy rainy overcast sunny sunny rainy sunny overcast " \
+          "overcast rainy".split()
+TEMPERATURE = [85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71]
+HUMIDITY = [85, 90, 86, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 91]
+WINDY = "f t f f f t t f f f t t f t".split()
+PLAY = "no no yes yes yes no yes no yes yes yes yes yes no".split()
+
+
+def golf(numeric: bool):
+    frame = pd.DataFrame({"outlook": pd.Categorical(OUTLOOK),
+                          "temperature": TEMPERATURE, "humidity": HUMIDITY,
+                          "windy": pd.Categorical(WINDY)})
+    if not numeric:
+        frame["temperature"] = pd.Categorical(
+            np.where(np.array(TEMPERATURE) > 75, "hot", "mild"))
+        frame["humidity"] = pd.Categorical(
+            np.where(np.array(HUMIDITY) > 75, "high", "normal"))
+    return frame, np.array(PLAY)
+
+
+def test_golf_gives_quinlans_tree():
+    X, y = golf(numeric=False)
+    assert C45().fit(X, y).export_text() == "\n".join([
+        "outlook = overcast: yes (4/0)",
+        "outlook = rainy",
+        "|   windy = f: yes (3/0)",
+        "|   windy = t: no (2/0)",
+        "outlook = sunny",
+        "|   humidity = high: no (3/0)",
+        "|   humidity = normal: yes (2/0)",
+    ])
+
+
+def test_numeric_golf_moves_the_threshold_to_a_training_value():
+    X, y = golf(numeric=True)
+    text = C45().fit(X, y).export_text()
+    # J48 on weather.numeric: the midpoint 77.5 between 75 and 80 becomes the value 75
+    assert "humidity <= 75: yes (2/0)" in text and "humidity > 75: no (3/0)" in text
+
+
+def random_data(seed, n=300, d=5, nominal=False, noise=0.2):
+    rng = np.random.default_rng(seed)
+    if nominal:
+        X = rng.integers(0, 3, size=(n, d)).astype(float)
+        score = (X[:, 0] == 1) + (X[:, 1] == 2) * 0.8
+    else:
+        X = rng.normal(size=(n, d))
+        score = X[:, 0] + 0.5 * X[:, 1] ** 2
+    y = (score > np.median(score)).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def same_tree(a: C45, b: C45):
+    ta, tb = a.tree_, b.tree_
+    return (np.array_equal(ta.node_int, tb.node_int)
+            and np.allclose(ta.node_float, tb.node_float, rtol=0, atol=1e-9)
+            and np.allclose(ta.dist, tb.dist, rtol=1e-12, atol=1e-9))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_integer_weights_equal_duplicated_rows(seed):
+    # Exact for nominal attributes; numeric splits also count instances (J48's rule "no split
+    # with fewer than 2·minSplit known instances"), which duplication changes and weights don't.
+    X, y = random_data(seed, n=120, nominal=True)
+    counts = np.random.default_rng(seed + 10).integers(1, 4, size=len(y))
+    nominal = list(range(X.shape[1]))
+    weighted = C45(nominal_features=nominal).fit(X, y, sample_weight=counts.astype(float))
+    duplicated = C45(nominal_features=nominal).fit(np.repeat(X, counts, axis=0),
+                                                   np.repeat(y, counts))
+    assert same_tree(weighted, duplicated)
+    assert weighted.tree_.node_count > 3  # a real tree, not a stump
+
+
+def test_missing_values_become_fractional_instances():
+    colour = ["red"] * 4 + ["blue"] * 4 + [None]
+    label = ["yes"] * 4 + ["no"] * 4 + ["yes"]
+    X = pd.DataFrame({"colour": pd.Categorical(colour, categories=["blue", "red"])})
+    model = C45().fit(X, label)
+    t = model.tree_
+    assert t.node_int[0, NCHILD] == 2
+    first = t.node_int[0, FIRST]
+    # classes_ = [no, yes]; the missing row goes to both branches with weight 4/8 = 0.5
+    np.testing.assert_allclose(t.dist[first], [4.0, 0.5])       # blue
+    np.testing.assert_allclose(t.dist[first + 1], [0.0, 4.5])   # red
+    np.testing.assert_allclose(t.dist[0], [4.0, 5.0])
+    proba = model.predict_proba(pd.DataFrame({"colour": pd.Categorical(
+        [None, "red", "blue"], categories=["blue", "red"])}))
+    np.testing.assert_allclose(proba[0], 0.5 * np.array([4.0, 0.5]) / 4.5
+                               + 0.5 * np.array([0.0, 1.0]))
+    np.testing.assert_allclose(proba[1], [0.0, 1.0])
+    np.testing.assert_allclose(proba[2], [4 / 4.5, 0.5 / 4.5])
+
+
+def test_nominal_split_is_multiway_and_empty_branch_uses_parent_distribution():
+    shape = ["round"] * 5 + ["square"] * 5 + ["flat"] * 5
+    label = [1] * 5 + [0] * 5 + [1, 1, 1, 1, 0]
+    categories = ["flat", "round", "square", "star"]  # "star" never occurs in training
+    X = pd.DataFrame({"shape": pd.Categorical(shape, categories=categories)})
+    model = C45(pruning=False).fit(X, label)
+    t = model.tree_
+    assert t.node_int[0, NCHILD] == 4
+    assert bool(t.empty[t.node_int[0, FIRST] + 3])
+    star = pd.DataFrame({"shape": pd.Categorical(["star"], categories=categories)})
+    np.testing.assert_allclose(model.predict_proba(star)[0], [6 / 15, 9 / 15])
+
+
+def leaf_ids(tree, k=0):
+    if tree.node_int[k, NCHILD] <= 0:
+        return [k]
+    first = tree.node_int[k, FIRST]
+    return [leaf for c in range(tree.node_int[k, NCHILD]) for leaf in leaf_ids(tree, first + c)]
+
+
+def tree_estimate(tree, k=0, cf=0.25):
+    z = z_for_confidence(cf)
+    return sum(estimated_errors(tree.dist[j], cf, z) for j in leaf_ids(tree, k))
+
+
+def noisy_nominal(seed, n=600, d=6, noise=0.25):
+    """Data on which an unpruned tree overfits badly (~250 nodes, pruned ~15)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n, d)).astype(float)
+    score = (X[:, 0] >= 2).astype(float) + (X[:, 1] == 1) + 0.5 * (X[:, 2] == 3)
+    y = (score >= 1).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+NOMINAL6 = list(range(6))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pruned_tree_is_a_fixpoint_of_the_pruning_rule(seed):
+    # Without subtree raising, a node survives pruning only if turning it into a leaf would
+    # raise the estimated error by more than J48's 0.1 slack.
+    X, y = noisy_nominal(seed)
+    tree = C45(subtree_raising=False, nominal_features=NOMINAL6).fit(X, y).tree_
+    z = z_for_confidence(0.25)
+    internal = [k for k in range(tree.node_count) if tree.node_int[k, NCHILD] > 0]
+    assert internal
+    for k in internal:
+        assert estimated_errors(tree.dist[k], 0.25, z) > tree_estimate(tree, k) + 0.1 - 1e-6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pruning_lowers_the_estimated_error(seed):
+    X, y = noisy_nominal(seed)
+    unpruned = C45(pruning=False, nominal_features=NOMINAL6).fit(X, y).tree_
+    pruned = C45(nominal_features=NOMINAL6).fit(X, y).tree_
+    assert pruned.node_count < unpruned.node_count / 5
+    removed = unpruned.node_count - pruned.node_count
+    # each pruning decision may accept up to 0.1 more estimated errors (J48's tolerance)
+    assert tree_estimate(pruned) <= tree_estimate(unpruned) + 0.1 * removed
+    assert tree_estimate(pruned) < tree_estimate(unpruned)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unpruned_tree_fits_training_data_at_least_as_well(seed):
+    X, y = noisy_nominal(seed)
+    w = np.random.default_rng(seed).exponential(size=len(y))
+    errors = {}
+    for pruning in (True, False):
+        model = C45(pruning=pruning, nominal_features=NOMINAL6).fit(X, y, sample_weight=w)
+        errors[pruning] = np.sum(w * (model.predict(X) != y))
+    assert errors[False] < errors[True]
+
+
+def xor_data(seed, n=435, d=5, noise=0.2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5 * rng.normal())).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def test_subtree_raising_redistributes_the_node_data():
+    # On this sample J48's subtree raising replaces a node by its largest branch (7 nodes
+    # instead of 11). After raising, the raised subtree holds *all* of the node's data: every
+    # node's class weights are the sum of its children's, down to the leaves.
+    X, y = xor_data(9, n=435, noise=0.2)
+    X[::11, 1] = np.nan  # fractional instances must be conserved too
+    raised = C45().fit(X, y).tree_
+    plain = C45(subtree_raising=False).fit(X, y).tree_
+    assert raised.node_count < plain.node_count
+    np.testing.assert_allclose(raised.dist[0], np.bincount(y).astype(float))
+    for k in range(raised.node_count):
+        if raised.node_int[k, NCHILD] > 0:
+            first = raised.node_int[k, FIRST]
+            children = raised.dist[first:first + raised.node_int[k, NCHILD]].sum(axis=0)
+            np.testing.assert_allclose(children, raised.dist[k], rtol=1e-9, atol=1e-6)
+
+
+def test_identical_input_gives_identical_tree():
+    X, y = random_data(5, noise=0.3)
+    X[::7, 2] = np.nan
+    w = np.random.default_rng(3).exponential(size=len(y))
+    a = C45().fit(X, y, sample_weight=w)
+    b = C45().fit(prepare(X), y, sample_weight=w)
+    assert same_tree(a, b)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_prepared_input_is_not_modified_across_fits():
+    X, y = random_data(6)
+    data = prepare(X)
+    orders = data.orders.copy()
+    for seed in range(3):
+        C45().fit(data, y, sample_weight=np.random.default_rng(seed).exponential(size=len(y)))
+    np.testing.assert_array_equal(data.orders, orders)
+
+
+def test_labels_may_be_any_two_values_and_weights_are_honoured():
+    X, y = random_data(7)
+    labels = np.where(y == 1, "spam", "ham")
+    model = C45().fit(X, labels)
+    assert set(model.predict(X)) <= {"spam", "ham"}
+    # a single dominant weight decides a leaf
+    w = np.ones(len(y))
+    w[0] = 1e6
+    heavy = C45().fit(X, labels, sample_weight=w)
+    assert heavy.predict(X[:1])[0] == labels[0]
+
+
+def test_min_instances_and_confidence_change_the_tree():
+    X, y = noisy_nominal(8)
+    sizes = [C45(min_instances=m, pruning=False, nominal_features=NOMINAL6).fit(X, y)
+             .tree_.node_count for m in (2, 10, 40)]
+    assert sizes[0] > sizes[1] > sizes[2]
+    cf = [C45(confidence=c, nominal_features=NOMINAL6).fit(X, y).tree_.node_count
+          for c in (0.05, 0.5)]
+    assert cf[0] < cf[1]
+
+
+def test_bad_parameters_and_weights_are_refused():
+    X, y = random_data(9, n=20)
+    with pytest.raises(ValueError, match="confidence"):
+        C45(confidence=0.7).fit(X, y)
+    with pytest.raises(ValueError, match="sample_weight"):
+        C45().fit(X, y, sample_weight=-np.ones(len(y)))
