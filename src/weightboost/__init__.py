@@ -9,13 +9,17 @@ __version__ = "0.1.0"
 
 from weightboost.errors import ReproError  # noqa: E402
 
-__all__ = ["C45", "ReproError", "__version__"]
+__all__ = ["AdaBoost", "C45", "EpsilonBoost", "ReproError", "WeightBoost", "WeightDecay",
+           "__version__"]
+_LAZY = {"C45": "weightboost.c45", "AdaBoost": "weightboost.boosting",
+         "WeightBoost": "weightboost.boosting", "WeightDecay": "weightboost.boosting",
+         "EpsilonBoost": "weightboost.boosting"}
 
 
 def __getattr__(name):
     # lazy: importing the package must not compile the numba kernels
-    if name == "C45":
-        from weightboost.c45 import C45
+    if name in _LAZY:
+        import importlib
 
-        return C45
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'weightboost' has no attribute {name!r}")

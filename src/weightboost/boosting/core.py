@@ -1,0 +1,196 @@
+"""The boosting loop shared by AdaBoost, WeightBoost, Weight Decay and ε-Boost (PROTOCOL.md §3).
+
+``BoostingClassifier`` owns everything the four algorithms have in common, so that a difference
+between them in the tables can only come from what makes them differ:
+
+* the distribution over training points comes from a **weight rule** in log space,
+  log w_i = rule(H(x_i), y_i, state), normalised with the max subtracted (no overflow at any
+  margin), and is passed to the base learner by reweighting, scaled to sum to N
+  (ALGORITHMS.md §0, §1.3);
+* ε_t is the probability-scale weight of the misclassified training points;
+* **stop rule** (every booster): if ε_t >= 0.5 or ε_t = 0, h_t is discarded and boosting
+  stops, except at t = 1 where h_1 is kept as the whole model. Both comparisons have a
+  tolerance of 1e-12 (Weka's AdaBoostM1 uses 1e-6): a tree that is a single leaf on balanced
+  weights has ε = 0.5 only up to rounding, and must stop every booster alike;
+* a **coefficient rule** gives the tree's coefficient from ε_t (and the state);
+* a **combination rule** adds the tree to the running score H. It is applied identically to
+  the training points while fitting and to new points when predicting, so input-dependent
+  combinations (WeightBoost) are predicted by the same recursion they were trained with.
+
+Subclasses implement ``_weight_log``, ``_coefficient`` and, if not additive, ``_combine``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
+
+from weightboost.c45 import C45, C45Data, prepare
+
+ZERO_ERROR = 1e-12
+
+
+class BoostingClassifier(ClassifierMixin, BaseEstimator):
+    """Base class; see the module docstring. Binary classification only."""
+
+    def __init__(self, n_estimators=100, base_estimator=None):
+        self.n_estimators = n_estimators
+        self.base_estimator = base_estimator
+
+    # -- the three rules --------------------------------------------------------------------
+    def _init_state(self, n):
+        """Per-fit state of the weight and coefficient rules (None if they need none)."""
+        return None
+
+    def _weight_log(self, margin, score, state):
+        """log of the (unnormalised) weights of the training points; margin = y·H."""
+        raise NotImplementedError
+
+    def _coefficient(self, error, correct, p, margin, score, y, state):
+        """The coefficient of the new tree; ``correct`` says where h_t(x_i) = y_i."""
+        raise NotImplementedError
+
+    def _round_constant(self, score):
+        """A per-round constant of the combination rule, computed on the training scores."""
+        return 1.0
+
+    def _combine(self, score, coefficient, constant, prediction):
+        """H_t = H_{t-1} + (contribution of h_t); additive by default."""
+        return score + coefficient * prediction
+
+    def _after_round(self, state, coefficient, p, y, prediction):
+        """Update the rule state once the round is accepted."""
+
+    # -- fitting ----------------------------------------------------------------------------
+    def _base(self):
+        return C45() if self.base_estimator is None else self.base_estimator
+
+    def _check_input(self, X):
+        if isinstance(X, C45Data):
+            return X
+        if hasattr(X, "iloc"):  # a DataFrame: categorical columns are nominal attributes
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+            return X
+        return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+
+    def fit(self, X, y):
+        if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
+            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators}")
+        X = self._check_input(X)
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
+                             "y is None")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        n = len(y)
+        if n != (X.shape[0]):
+            raise ValueError(f"X has {X.shape[0]} rows but y has {n} labels")
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError(f"Only binary classification is supported. {type(self).__name__} "
+                             f"got y with {len(self.classes_)} classes")
+        signed = np.where(y_index == 1, 1.0, -1.0)
+        base = self._base()
+        data = prepare(X) if isinstance(base, C45) else X
+        self.n_features_in_ = data.shape[1]
+        self._majority = 1.0 if signed.sum() >= 0 else -1.0
+
+        state = self._init_state(n)
+        score = np.zeros(n)
+        self._single = False
+        self.estimators_, self.estimator_weights_, self.estimator_errors_ = [], [], []
+        self.round_constants_ = []
+        self.stopped_early_ = False
+        for t in range(self.n_estimators):
+            log_w = self._weight_log(signed * score, score, state)
+            p = np.exp(log_w - log_w.max())
+            p /= p.sum()
+            tree = clone(base).fit(data, signed, sample_weight=n * p)
+            prediction = np.asarray(tree.predict(data), dtype=np.float64)
+            correct = prediction == signed
+            error = float(p[~correct].sum())
+            if error >= 0.5 - ZERO_ERROR or error < ZERO_ERROR:
+                self.stopped_early_ = True
+                if t == 0:  # keep h_1 as the whole model
+                    self._keep_single(tree, error)
+                    score = prediction.copy()
+                break
+            coefficient = self._coefficient(error, correct, p, signed * score, score, signed,
+                                            state)
+            if coefficient is None:  # the coefficient rule declines this tree: stop
+                self.stopped_early_ = True
+                if t == 0:
+                    self._keep_single(tree, error)
+                    score = prediction.copy()
+                break
+            constant = self._round_constant(score)
+            score = self._combine(score, coefficient, constant, prediction)
+            self._after_round(state, coefficient, p, signed, prediction)
+            self.estimators_.append(tree)
+            self.estimator_weights_.append(coefficient)
+            self.estimator_errors_.append(error)
+            self.round_constants_.append(constant)
+        self.estimator_weights_ = np.asarray(self.estimator_weights_, dtype=np.float64)
+        self.estimator_errors_ = np.asarray(self.estimator_errors_, dtype=np.float64)
+        self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)
+        self.n_rounds_ = len(self.estimators_)
+        self.decision_train_ = score
+        return self
+
+    def _keep_single(self, tree, error):
+        """h_1 alone is the model: its output in {-1, +1} is the decision function."""
+        self.estimators_.append(tree)
+        self.estimator_weights_.append(1.0)
+        self.estimator_errors_.append(error)
+        self.round_constants_.append(np.nan)
+        self._single = True
+
+    # -- prediction -------------------------------------------------------------------------
+    def _tree_outputs(self, X):
+        check_is_fitted(self, "estimators_")
+        if not isinstance(X, C45Data):
+            X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,
+                                                         ensure_all_finite="allow-nan")
+            if X.shape[1] != self.n_features_in_:
+                raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} "
+                                 f"is expecting {self.n_features_in_} features as input")
+        for tree in self.estimators_:
+            yield np.asarray(tree.predict(X), dtype=np.float64)
+
+    def staged_decision_function(self, X):
+        """H after each round: H_1, H_2, ..., H_T (one array per round)."""
+        if getattr(self, "_single", False):
+            yield next(self._tree_outputs(X))
+            return
+        score = None
+        for t, prediction in enumerate(self._tree_outputs(X)):
+            if score is None:
+                score = np.zeros(len(prediction))
+            score = self._combine(score, self.estimator_weights_[t], self.round_constants_[t],
+                                  prediction)
+            yield score
+
+    def decision_function(self, X):
+        score = None
+        for score in self.staged_decision_function(X):
+            pass
+        return score
+
+    def _label(self, score):
+        signed = np.where(score > 0, 1, np.where(score < 0, -1, self._majority))
+        return self.classes_[(signed > 0).astype(int)]
+
+    def staged_predict(self, X):
+        for score in self.staged_decision_function(X):
+            yield self._label(score)
+
+    def predict(self, X):
+        return self._label(self.decision_function(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.classifier_tags.multi_class = False
+        return tags

@@ -1,0 +1,208 @@
+"""Properties of the boosting family (ALGORITHMS.md §2.1, §4.5) that a wrong implementation
+would break."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+
+from weightboost import C45
+from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay
+from weightboost.c45.tree import NCHILD
+
+
+def noisy(seed=0, n=300, d=5, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (np.sin(2 * X[:, 0]) + X[:, 1] + 0.5 * X[:, 2] * X[:, 3] > 0).astype(int)
+    flip = rng.random(n) < noise
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def same_trees(a, b):
+    assert len(a.estimators_) == len(b.estimators_)
+    for ta, tb in zip(a.estimators_, b.estimators_):
+        np.testing.assert_array_equal(ta.tree_.node_int, tb.tree_.node_int)
+        np.testing.assert_array_equal(ta.tree_.dist, tb.tree_.dist)
+
+
+def test_weightboost_with_beta_zero_and_no_normalisation_is_adaboost():
+    X, y = noisy(1, noise=0.0)
+    ada = AdaBoost(n_estimators=30).fit(X, y)
+    wb = WeightBoost(n_estimators=30, beta=0.0, normalize=False).fit(X, y)
+    assert ada.n_rounds_ == wb.n_rounds_ > 5
+    same_trees(ada, wb)
+    np.testing.assert_array_equal(ada.estimator_weights_, wb.estimator_weights_)
+    np.testing.assert_array_equal(ada.decision_function(X), wb.decision_function(X))
+
+
+def test_weight_decay_with_c_zero_is_adaboost():
+    X, y = noisy(2, noise=0.0)
+    ada = AdaBoost(n_estimators=30).fit(X, y)
+    wd = WeightDecay(n_estimators=30, C=0.0).fit(X, y)
+    same_trees(ada, wd)
+    np.testing.assert_array_equal(ada.estimator_weights_, wd.estimator_weights_)
+    np.testing.assert_array_equal(ada.decision_function(X), wd.decision_function(X))
+
+
+def test_weight_decay_line_search_finds_adaboost_alpha_when_c_vanishes():
+    X, y = noisy(3, noise=0.0)
+    numeric = WeightDecay(n_estimators=8, C=1e-12).fit(X, y)  # the minimiser path
+    closed = AdaBoost(n_estimators=8).fit(X, y)
+    assert numeric.n_rounds_ == closed.n_rounds_ == 8
+    np.testing.assert_allclose(numeric.estimator_weights_, closed.estimator_weights_,
+                               atol=1e-6)
+
+
+def test_weight_decay_regulariser_changes_the_ensemble():
+    X, y = noisy(3, noise=0.3)
+    weak = WeightDecay(n_estimators=20, C=0.0).fit(X, y)
+    strong = WeightDecay(n_estimators=20, C=0.1).fit(X, y)
+    assert not np.allclose(weak.estimator_weights_[:strong.n_rounds_],
+                           strong.estimator_weights_[:weak.n_rounds_])
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 3, 6])
+def test_weight_decay_mean_influence_is_one_after_every_round(rounds):
+    X, y = noisy(4, noise=0.2)
+    model = WeightDecay(n_estimators=rounds, C=0.01).fit(X, y)
+    assert model.influence_.mean() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_literal_weight_decay_reading_uses_adaboost_alpha():
+    X, y = noisy(5)
+    literal = WeightDecay(n_estimators=10, C=0.05, variant="literal").fit(X, y)
+    for error, alpha in zip(literal.estimator_errors_, literal.estimator_weights_):
+        assert alpha == pytest.approx(0.5 * math.log((1 - error) / error))
+
+
+def test_weightboost_prediction_on_training_points_reproduces_training_scores():
+    X, y = noisy(6, noise=0.2)
+    model = WeightBoost(n_estimators=40).fit(X, y)
+    np.testing.assert_allclose(model.decision_function(X), model.decision_train_,
+                               rtol=0, atol=1e-12)
+
+
+def test_weightboost_normalised_factor_averages_one_tenth_every_round():
+    X, y = noisy(7, noise=0.2)
+    model = WeightBoost(n_estimators=40).fit(X, y)
+    previous = np.zeros(len(y))
+    for t, score in enumerate(model.staged_decision_function(X)):
+        factor = np.exp(-model.beta * np.abs(previous)) / model.round_constants_[t]
+        assert factor.mean() == pytest.approx(0.1, abs=1e-12)
+        previous = score
+    assert model.round_constants_[0] == pytest.approx(10.0)
+
+
+def test_weightboost_first_round_is_plain_c45_and_second_is_shrunk_adaboost():
+    X, y = noisy(8, noise=0.2)
+    model = WeightBoost(n_estimators=2).fit(X, y)
+    plain = C45().fit(X, np.where(y == 1, 1.0, -1.0))
+    np.testing.assert_array_equal(model.estimators_[0].tree_.node_int, plain.tree_.node_int)
+    ada_like = AdaBoost(n_estimators=1).fit(X, y)
+    # round 2 weights: every |H| equals 0.1 α_1, so the β term cancels (ALGORITHMS.md §4.3)
+    h1 = plain.predict(X)
+    signed = np.where(y == 1, 1.0, -1.0)
+    H = 0.1 * ada_like.estimator_weights_[0] * h1
+    w = np.exp(-signed * H)
+    tree2 = C45().fit(X, signed, sample_weight=len(w) * w / w.sum())
+    np.testing.assert_array_equal(model.estimators_[1].tree_.node_int, tree2.tree_.node_int)
+
+
+def test_unnormalised_weightboost_respects_the_appendix_bound():
+    X, y = noisy(0, noise=0.0)
+    model = WeightBoost(n_estimators=60, normalize=False).fit(X, y)
+    beta = model.beta
+    alpha_max = model.estimator_weights_.max()
+    stages = list(model.staged_decision_function(X))
+    first = np.abs(stages[0])
+    for T, score in enumerate(stages, start=1):
+        bound = np.log(beta * alpha_max * math.exp(beta * alpha_max) * (T - 1)
+                       + np.exp(beta * first)) / beta
+        assert np.all(np.abs(score) <= bound + 1e-9), T
+    assert len(stages) > 20
+
+
+def test_stop_rule_keeps_a_perfect_first_tree_alone():
+    X = np.arange(40, dtype=float).reshape(-1, 1)
+    y = (X[:, 0] >= 20).astype(int)
+    for cls in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
+        model = cls(n_estimators=50).fit(X, y)
+        assert model.n_rounds_ == 1 and model.stopped_early_
+        np.testing.assert_array_equal(model.decision_function(X), np.where(y == 1, 1.0, -1.0))
+        assert model.estimator_errors_[0] == 0.0
+
+
+def test_stop_rule_when_no_tree_beats_chance():
+    X = np.zeros((30, 2))
+    y = np.array([0, 1] * 15)
+    for cls in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
+        model = cls(n_estimators=50).fit(X, y)
+        assert model.n_rounds_ == 1 and model.estimator_errors_[0] == pytest.approx(0.5)
+        assert model.estimators_[0].tree_.node_int[0, NCHILD] == 0
+
+
+@pytest.mark.parametrize("cls", [AdaBoost, WeightBoost, WeightDecay, EpsilonBoost])
+def test_hundred_rounds_at_thirty_percent_noise_stay_finite(cls):
+    X, y = noisy(10, n=200, noise=0.3)
+    model = cls(n_estimators=100).fit(X, y)
+    assert np.all(np.isfinite(model.decision_train_))
+    assert np.all(np.isfinite(model.estimator_weights_))
+    assert np.all((model.estimator_errors_ > 0) & (model.estimator_errors_ < 0.5))
+
+
+@pytest.mark.parametrize("cls", [AdaBoost, WeightBoost, WeightDecay, EpsilonBoost])
+def test_identical_input_gives_identical_output(cls):
+    X, y = noisy(11, noise=0.2)
+    X[::9, 1] = np.nan
+    a = cls(n_estimators=15).fit(X, y).decision_function(X)
+    b = cls(n_estimators=15).fit(X, y).decision_function(X)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_epsilon_boost_coefficients():
+    X, y = noisy(12, noise=0.2)
+    fixed = EpsilonBoost(n_estimators=10).fit(X, y)
+    assert np.all(fixed.estimator_weights_ == 0.1)
+    shrunk = EpsilonBoost(n_estimators=10, shrinkage=True).fit(X, y)
+    np.testing.assert_allclose(shrunk.estimator_weights_,
+                               0.1 * 0.5 * np.log((1 - shrunk.estimator_errors_)
+                                                  / shrunk.estimator_errors_))
+
+
+@pytest.mark.parametrize("cls", [AdaBoost, WeightBoost, WeightDecay, EpsilonBoost])
+def test_staged_output_ends_at_the_decision_function(cls):
+    X, y = noisy(13, noise=0.2)
+    model = cls(n_estimators=12).fit(X, y)
+    stages = list(model.staged_decision_function(X))
+    assert len(stages) == model.n_rounds_
+    np.testing.assert_array_equal(stages[-1], model.decision_function(X))
+    labels = list(model.staged_predict(X))
+    np.testing.assert_array_equal(labels[-1], model.predict(X))
+
+
+def test_dataframe_with_nominal_columns_and_any_labels():
+    rng = np.random.default_rng(14)
+    frame = pd.DataFrame({"colour": pd.Categorical(rng.choice(["r", "g", "b"], 200)),
+                          "size": rng.normal(size=200)})
+    y = np.where((frame.colour == "r") | (frame["size"] > 1), "yes", "no")
+    model = WeightBoost(n_estimators=10).fit(frame, y)
+    assert set(model.predict(frame)) <= {"yes", "no"}
+    assert np.mean(model.predict(frame) == y) > 0.9
+
+
+def test_any_sklearn_classifier_with_sample_weight_is_a_base_learner():
+    X, y = noisy(15, noise=0.1)
+    base = DecisionTreeClassifier(max_depth=2, random_state=0)
+    model = WeightBoost(n_estimators=20, base_estimator=base).fit(X, y)
+    assert model.n_rounds_ == 20
+    assert np.mean(model.predict(X) == y) > 0.8
+
+
+def test_binary_only():
+    X, y = noisy(16)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        AdaBoost().fit(X, y % 3 + (X[:, 0] > 1))
