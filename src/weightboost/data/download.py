@@ -10,6 +10,7 @@ from __future__ import annotations
 import http.client
 import io
 import logging
+import tarfile
 import time
 import urllib.error
 import urllib.request
@@ -86,22 +87,33 @@ def http_get(url: str, policy: RetryPolicy = RetryPolicy(), sleep=time.sleep) ->
     raise AssertionError("unreachable")
 
 
-def extract_zip_member(archive: bytes, member_name: str, archive_label: str) -> bytes:
-    """Return the bytes of the member whose base name is ``member_name``.
+def extract_member(archive: bytes, member_name: str, archive_label: str) -> bytes:
+    """Return the bytes of the member of a zip or (gzipped) tar archive whose base name is
+    ``member_name``.
 
     The UCI archives are not laid out alike (some nest a folder), so members are matched by
-    their base name.
+    their base name; the archive kind is recognised from its first bytes.
     """
-    try:
-        with zipfile.ZipFile(io.BytesIO(archive)) as bundle:
-            matches = [n for n in bundle.namelist() if n.rsplit("/", 1)[-1] == member_name]
-            if not matches:
-                raise InputFileError(
-                    f"archive {archive_label} has no member named {member_name!r} "
-                    f"(members: {', '.join(bundle.namelist()[:20])})"
-                )
-            return bundle.read(sorted(matches, key=len)[0])
-    except zipfile.BadZipFile as exc:
-        raise InputFileError(
-            f"archive {archive_label} is not a valid zip file ({exc}); it may be truncated"
-        ) from exc
+    if archive[:2] == b"PK":
+        try:
+            with zipfile.ZipFile(io.BytesIO(archive)) as bundle:
+                names = bundle.namelist()
+                matches = [n for n in names if n.rsplit("/", 1)[-1] == member_name]
+                if matches:
+                    return bundle.read(sorted(matches, key=len)[0])
+        except zipfile.BadZipFile as exc:
+            raise InputFileError(f"archive {archive_label} is not a valid zip file ({exc}); "
+                                 "it may be truncated") from exc
+    else:
+        try:
+            with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as bundle:
+                members = [m for m in bundle.getmembers() if m.isfile()]
+                names = [m.name for m in members]
+                matches = [m for m in members if m.name.rsplit("/", 1)[-1] == member_name]
+                if matches:
+                    return bundle.extractfile(sorted(matches, key=lambda m: len(m.name))[0]).read()
+        except (tarfile.TarError, EOFError, OSError) as exc:
+            raise InputFileError(f"archive {archive_label} is neither a valid zip nor tar file "
+                                 f"({exc}); it may be truncated") from exc
+    raise InputFileError(f"archive {archive_label} has no member named {member_name!r} "
+                         f"(members: {', '.join(names[:20])})")

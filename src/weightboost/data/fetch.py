@@ -1,12 +1,18 @@
-"""Fetching a raw dataset file from the first source that has it (PROTOCOL.md §1.1).
+"""Fetching a pinned raw file from the first source that has it (PROTOCOL.md §1.1).
 
-Sources are tried in the configured order:
+A ``RawFile`` names a file by its path under the mirror, its pinned SHA-256 (and the config
+key that pins it) and the remote copies that hold it. Sources are tried in the configured
+order:
 
 ``mirror``  a local directory laid out like ``shared/data-mirror`` (``<mirror>/<file>``);
-``uci``     the legacy UCI path ``<uci_legacy_url>/<file>``, then the current archive
-            ``<uci_archive_url>/<id>/<name>.zip`` (the data file is taken out of the zip);
-``openml``  the ``openml`` package (see ``openml_source``); its copy is written back in the
-            UCI layout and verified later through the canonical table's checksum.
+``uci``     the file's remote copies in turn: for a UCI table the legacy path
+            ``<uci_legacy_url>/<file>``, then the current archive
+            ``<uci_archive_url>/<id>/<name>.zip``; for Reuters-21578 the UCI archives.
+            A remote may be an archive (zip or tar.gz, possibly nested): the file is the member
+            of that name;
+``openml``  UCI tables only: the ``openml`` package (see ``openml_source``); its copy is
+            written back in the UCI layout and verified later through the canonical table's
+            checksum.
 
 A source that does not have the file (missing mirror file, HTTP 404, network down) is skipped
 and the reason recorded; if every source fails the error lists them all. A file that *is*
@@ -24,7 +30,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from weightboost.data.download import DownloadError, RetryPolicy, extract_zip_member, http_get
+from weightboost.data.download import DownloadError, RetryPolicy, extract_member, http_get
 from weightboost.data.uci import DatasetSpec
 from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
 from weightboost.fileio import sha256_bytes, write_bytes_atomic, write_json_atomic
@@ -97,78 +103,129 @@ class SourceSkipped(Exception):
     """This source does not have the file; the next one is tried."""
 
 
-def verify_sha256(data: bytes, expected: str | None, spec: DatasetSpec, where: str) -> str:
+@dataclass(frozen=True)
+class Remote:
+    """A URL holding the file, directly or as a member of (nested) archives."""
+
+    url: str
+    members: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return "!".join((self.url, *self.members))
+
+
+@dataclass(frozen=True)
+class RawFile:
+    """A pinned raw input file."""
+
+    dataset: str
+    file: str
+    sha256: str | None
+    sha256_key: str
+    remotes: tuple[Remote, ...] = ()
+
+
+def verify_sha256(data: bytes, raw: RawFile, where: str) -> str:
     digest = sha256_bytes(data)
-    if expected is not None and digest != expected:
+    if raw.sha256 is not None and digest != raw.sha256:
         raise ChecksumError(
-            f"dataset {spec.name}: {where} has SHA-256 {digest}, but "
-            f"{spec.key('sha256')} pins {expected}. The file is corrupted, truncated or a "
+            f"dataset {raw.dataset}: {where} has SHA-256 {digest}, but "
+            f"{raw.sha256_key} pins {raw.sha256}. The file is corrupted, truncated or a "
             "different version: replace it with an unmodified copy (or delete it to download "
             "again); change the pin only if you mean to use a different file"
         )
     return digest
 
 
-def _from_mirror(spec: DatasetSpec, settings: FetchSettings):
+def _from_mirror(raw: RawFile, settings: FetchSettings):
     if not settings.mirror:
         raise SourceSkipped("no mirror configured (set REPRO_MIRROR or the config key 'mirror')")
-    path = Path(settings.mirror, spec.file)
+    path = Path(settings.mirror, raw.file)
     if not path.is_file():
         raise SourceSkipped(f"{path} does not exist")
     return path.read_bytes(), str(path)
 
 
-def _from_uci(spec: DatasetSpec, settings: FetchSettings):
+_ARCHIVE_CACHE: dict[str, bytes] = {}
+
+
+def _download(url: str, settings: FetchSettings) -> bytes:
+    """One download per URL per process: many files may come out of the same archive."""
+    if url not in _ARCHIVE_CACHE:
+        _ARCHIVE_CACHE.clear()  # keep at most one archive in memory
+        _ARCHIVE_CACHE[url] = http_get(url, settings.retry)
+    return _ARCHIVE_CACHE[url]
+
+
+def _from_remotes(raw: RawFile, settings: FetchSettings):
     reasons = []
-    url = f"{settings.uci_legacy_url}/{spec.file}"
-    try:
-        return http_get(url, settings.retry), url
-    except DownloadError as exc:
-        reasons.append(str(exc))
-    if spec.uci_archive:
-        url = f"{settings.uci_archive_url}/{spec.uci_archive['id']}/{spec.uci_archive['name']}.zip"
+    for remote in raw.remotes:
         try:
-            archive = http_get(url, settings.retry)
+            data = _download(remote.url, settings)
         except DownloadError as exc:
             reasons.append(str(exc))
-        else:
-            member = Path(spec.file).name
-            return extract_zip_member(archive, member, url), f"{url}!{member}"
-    raise SourceSkipped("; ".join(reasons))
+            continue
+        label = remote.url
+        for member in remote.members:
+            data = extract_member(data, member, label)
+            label = f"{label}!{member}"
+        return data, remote.describe()
+    raise SourceSkipped("; ".join(reasons) or "no remote copy is configured")
+
+
+def uci_raw_file(spec: DatasetSpec, settings: FetchSettings) -> RawFile:
+    remotes = [Remote(f"{settings.uci_legacy_url}/{spec.file}")]
+    if spec.uci_archive:
+        remotes.append(Remote(f"{settings.uci_archive_url}/{spec.uci_archive['id']}/"
+                              f"{spec.uci_archive['name']}.zip", (Path(spec.file).name,)))
+    return RawFile(spec.name, spec.file, spec.sha256, spec.key("sha256"), tuple(remotes))
 
 
 def fetch_raw(spec: DatasetSpec, dest, receipt_path, settings: FetchSettings) -> dict:
-    """Fetch ``spec.file`` into ``dest`` from the first source that has it; return the receipt."""
+    """Fetch a UCI table's raw file into ``dest``; return the receipt."""
+    return fetch_file(uci_raw_file(spec, settings), dest, receipt_path, settings, spec)
+
+
+def fetch_file(raw: RawFile, dest, receipt_path, settings: FetchSettings,
+               openml_spec: DatasetSpec | None = None) -> dict:
+    """Fetch ``raw`` into ``dest`` from the first source that has it; write and return the
+    receipt. ``openml_spec`` enables the OpenML source for a UCI table."""
     tried = []
     for source in settings.sources:
         try:
             if source == "openml":
+                if openml_spec is None:
+                    raise SourceSkipped("OpenML holds only the UCI tables")
                 from weightboost.data.openml_source import fetch_openml_as_uci
 
-                data, location = fetch_openml_as_uci(spec, settings)
+                data, location = fetch_openml_as_uci(openml_spec, settings)
                 verified = "table"
+            elif source == "mirror":
+                data, location = _from_mirror(raw, settings)
+                verified = "file"
             else:
-                data, location = (_from_mirror if source == "mirror" else _from_uci)(spec,
-                                                                                    settings)
+                data, location = _from_remotes(raw, settings)
                 verified = "file"
         except SourceSkipped as skip:
             tried.append(f"{source}: {skip}")
-            log.info("dataset %s: source %s skipped: %s", spec.name, source, skip)
+            log.info("dataset %s: source %s skipped: %s", raw.dataset, source, skip)
             continue
         if not data.strip():
-            raise InputFileError(f"dataset {spec.name}: {location} is empty; replace it with "
+            raise InputFileError(f"dataset {raw.dataset}: {location} is empty; replace it with "
                                  "an unmodified copy")
-        digest = (verify_sha256(data, spec.sha256, spec, location) if verified == "file"
+        digest = (verify_sha256(data, raw, location) if verified == "file"
                   else sha256_bytes(data))
-        receipt = {"dataset": spec.name, "route": source, "location": location,
-                   "file": spec.file, "sha256": digest, "bytes": len(data),
+        receipt = {"dataset": raw.dataset, "route": source, "location": location,
+                   "file": raw.file, "sha256": digest, "bytes": len(data),
                    "verified": verified}
         write_bytes_atomic(dest, data)
-        write_json_atomic(receipt_path, receipt)
-        log.info("dataset %s: %s from %s (%d bytes)", spec.name, spec.file, location, len(data))
+        if receipt_path is not None:
+            write_json_atomic(receipt_path, receipt)
+        log.info("dataset %s: %s from %s (%d bytes)", raw.dataset, raw.file, location,
+                 len(data))
         return receipt
     raise SourceUnavailableError(
-        f"dataset {spec.name}: no source could deliver {spec.file}. Tried: "
+        f"dataset {raw.dataset}: no source could deliver {raw.file}. Tried: "
         + " | ".join(tried)
         + ". Check the network, or set REPRO_MIRROR to a directory laid out like "
         "shared/data-mirror"

@@ -1,0 +1,110 @@
+"""The Reuters stage: raw SGML and the stop-word list in, matrices and statistics out."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from weightboost.fileio import write_bytes_atomic, write_json_atomic, write_text_atomic
+from weightboost.reuters.corpus import check_split, modapte
+from weightboost.reuters.features import chi2_max, count_matrix, ltc, select_terms
+from weightboost.reuters.sgml import ParseReport, parse_file
+from weightboost.reuters.text import Analyzer, read_stopwords
+
+PAPER_VOCABULARY = 24240
+
+
+def build(sgml_paths, stopwords_zip, options: dict, out_matrices, out_vocabulary, out_stats):
+    """Run the whole stage; ``options`` is the config section ``reuters``."""
+    start = time.perf_counter()
+    report = ParseReport()
+    for path in sorted(map(Path, sgml_paths)):
+        parse_file(path.read_bytes(), path.name, report)
+    excluded = set(options.get("exclude_newids", []))
+    split = modapte([d for d in report.documents if d.newid not in excluded])
+    check_split(split, options.get("expected", {}))
+
+    analyzer = Analyzer(read_stopwords(stopwords_zip), options.get("stemmer", "original"))
+    train_terms = [analyzer(d.text) for d in split.train]
+    test_terms = [analyzer(d.text) for d in split.test]
+    vocabulary_terms = sorted({t for terms in train_terms for t in terms})
+    full_index = {t: j for j, t in enumerate(vocabulary_terms)}
+
+    train_tf_full = count_matrix(train_terms, full_index)
+    presence = train_tf_full.copy()
+    presence.data[:] = 1.0
+    labels_train = _labels(split.train, split.categories)
+    labels_test = _labels(split.test, split.categories)
+    scores = chi2_max(presence, labels_train)
+    n_features = int(options.get("n_features", 2000))
+    chosen = select_terms(vocabulary_terms, scores, n_features)
+    selected = [vocabulary_terms[j] for j in chosen]
+    index = {t: j for j, t in enumerate(selected)}
+    df = np.asarray(presence[:, chosen].sum(axis=0)).ravel()
+    X_train = ltc(count_matrix(train_terms, index), df, len(split.train))
+    X_test = ltc(count_matrix(test_terms, index), df, len(split.train))
+
+    buffer = io.BytesIO()
+    np.savez_compressed(
+        buffer,
+        train_data=X_train.data, train_indices=X_train.indices, train_indptr=X_train.indptr,
+        test_data=X_test.data, test_indices=X_test.indices, test_indptr=X_test.indptr,
+        shape_train=np.array(X_train.shape), shape_test=np.array(X_test.shape),
+        labels_train=labels_train, labels_test=labels_test,
+        newid_train=np.array([d.newid for d in split.train]),
+        newid_test=np.array([d.newid for d in split.test]),
+        categories=np.array(split.categories))
+    write_bytes_atomic(out_matrices, buffer.getvalue())
+    write_text_atomic(out_vocabulary, "term\tchi2_max\ttrain_df\n" + "".join(
+        f"{t}\t{float(scores[j])!r}\t{int(d)}\n" for t, j, d in zip(selected, chosen, df)))
+    no_text = [d for d in split.train + split.test if not d.body.strip()]
+    stats = {
+        "n_documents_parsed": len(report.documents),
+        "excluded_newids": sorted(excluded),
+        "n_reuters_tags": report.opening_tags,
+        "skipped_documents": report.skipped,
+        "modapte_train": split.modapte_train,
+        "modapte_test": split.modapte_test,
+        "n_train": len(split.train),
+        "n_test": len(split.test),
+        "n_categories": len(split.categories),
+        "categories_per_document": round(float(np.concatenate(
+            [labels_train, labels_test]).sum() / (len(split.train) + len(split.test))), 4),
+        "documents_without_body": len(no_text),
+        "vocabulary_size": len(vocabulary_terms),
+        "paper_vocabulary_size": PAPER_VOCABULARY,
+        "n_features": len(selected),
+        "empty_train_vectors": int((X_train.getnnz(axis=1) == 0).sum()),
+        "empty_test_vectors": int((X_test.getnnz(axis=1) == 0).sum()),
+        "stemmer": options.get("stemmer", "original"),
+        "categories": {c: split.counts[c] for c in split.categories},
+        "seconds": round(time.perf_counter() - start, 2),
+    }
+    write_json_atomic(out_stats, stats)
+    return stats
+
+
+def _labels(documents, categories) -> np.ndarray:
+    position = {c: j for j, c in enumerate(categories)}
+    labels = np.zeros((len(documents), len(categories)), dtype=np.uint8)
+    for i, d in enumerate(documents):
+        for t in d.topics:
+            if t in position:
+                labels[i, position[t]] = 1
+    return labels
+
+
+def load_matrices(path):
+    """(X_train, X_test, labels_train, labels_test, categories) from the stage's npz file."""
+    import scipy.sparse as sp
+
+    with np.load(path, allow_pickle=False) as z:
+        X_train = sp.csr_matrix((z["train_data"], z["train_indices"], z["train_indptr"]),
+                                shape=tuple(z["shape_train"]))
+        X_test = sp.csr_matrix((z["test_data"], z["test_indices"], z["test_indptr"]),
+                               shape=tuple(z["shape_test"]))
+        return X_train, X_test, z["labels_train"], z["labels_test"], list(z["categories"])

@@ -1,0 +1,12 @@
+"""Snakemake job: SGML to ltc matrices and statistics (see weightboost.reuters.stage)."""
+
+from weightboost.reuters.stage import build
+from weightboost.workflow_support import run_step
+
+
+def main(smk):
+    build(smk.input.sgml, smk.input.stopwords, smk.params.reuters, smk.output.matrices,
+          smk.output.vocabulary, smk.output.stats)
+
+
+run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
