@@ -20,6 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 FIXTURE_MIRROR = FIXTURES / "mirror"
 CLOSED_URL = "http://127.0.0.1:9"  # discard port: connection refused at once, never the internet
+# the hand-made SGML fixture (tests/fixtures/make_fixtures.py, REUTERS_DOCS), counted by hand
+FIXTURE_REUTERS_EXPECTED = {"modapte_train": 7, "modapte_test": 3, "n_train": 5, "n_test": 2,
+                            "n_categories": 3,
+                            "top_categories": {"earn": [3, 1], "grain": [2, 1], "corn": [1, 1]}}
 
 
 def real_mirror() -> Path | None:
@@ -49,9 +53,15 @@ def fixture_config(main_config) -> dict:
     """The project's own dataset specs, restricted to the fixture datasets and re-pinned to
     the fixture files; every network source points at a closed loopback port."""
     pins = yaml.safe_load((FIXTURE_MIRROR / "PINS.yaml").read_text())
+    reuters = pins.pop("reuters")
     config = copy.deepcopy(main_config)
     config["datasets"] = {name: {**config["datasets"][name], **pins[name]} for name in pins}
     config["experiment"]["datasets"] = sorted(pins)
+    config["reuters"] = {**config["reuters"], "sgml": reuters["sgml"],
+                         "stopwords": {**config["reuters"]["stopwords"],
+                                       "sha256": reuters["stopwords"]},
+                         "remotes": [{"url": CLOSED_URL + "/reuters21578.tar.gz"}],
+                         "expected": FIXTURE_REUTERS_EXPECTED}
     config["mirror"] = str(FIXTURE_MIRROR)
     config["download"] = {**config.get("download", {}), "uci_legacy_url": CLOSED_URL,
                           "uci_archive_url": CLOSED_URL, "attempts": 1,

@@ -1,7 +1,8 @@
 """Parsing the Reuters-21578 SGML files (ALGORITHMS.md §6.1).
 
 The files are not valid XML: they are read as Latin-1 (reut2-017 holds one 0xFC byte),
-character references (``&#27;``, ``&#3;``) and entities (``&lt;``) are decoded, and documents
+entities and character references are decoded as HTML does (``&lt;`` becomes ``<``; references
+to control characters such as ``&#2;``, ``&#3;`` and ``&#27;`` become nothing), and documents
 are cut out with regular expressions. Every ``<REUTERS`` opening tag is accounted for: a
 document that cannot be read is recorded with the reason, never dropped silently.
 """
