@@ -36,6 +36,15 @@ def check_config(config: dict) -> dict:
                 "add a spec")
     for name in config.get("datasets", {}):
         dataset_spec(config, name)
+    known = config.get("algorithms", {})
+    for name in config.get("experiment", {}).get("algorithms", []) + \
+            config.get("reuters_study", {}).get("algorithms", []):
+        if name not in known:
+            raise ConfigError(
+                f"experiment.algorithms or reuters_study.algorithms names {name!r}, which is "
+                f"not a key of the config "
+                f"section 'algorithms' (known: {', '.join(sorted(known))}); fix the name or add "
+                "an entry {learner: ..., params: ...}")
     return config
 
 

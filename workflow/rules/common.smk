@@ -24,3 +24,35 @@ def uci_spec(wildcards):
 def fetch_config():
     """The part of the config that decides where raw files come from."""
     return {"mirror": config.get("mirror"), "download": config.get("download", {})}
+
+
+# -- the experiment grid ----------------------------------------------------------------------
+EXPERIMENT = config["experiment"]
+ALGORITHMS = EXPERIMENT["algorithms"]
+NOISE = [format(float(p), "g") for p in EXPERIMENT["noise_levels"]]
+REPEATS = list(range(EXPERIMENT["repeats"]))
+CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/rep{repeat}.csv"
+
+
+def cell_protocol():
+    """Only what every cell depends on: a new noise level or algorithm must not rerun others."""
+    return {k: EXPERIMENT[k] for k in ("seed", "folds", "rounds")}
+
+
+def algorithm_spec(wildcards):
+    if wildcards.algorithm not in config["algorithms"]:
+        raise WorkflowError(f"unknown algorithm {wildcards.algorithm!r}: not a key of the "
+                            f"config section 'algorithms' (known: {sorted(config['algorithms'])})")
+    return config["algorithms"][wildcards.algorithm]
+
+
+# -- the Reuters study ------------------------------------------------------------------------
+STUDY = config["reuters_study"]
+REUTERS_CELL = "results/cells/reuters/{category}/{algorithm}.csv"
+REUTERS_CURVE = "results/cells/reuters/{category}/{algorithm}.curve.csv"
+
+
+def reuters_protocol():
+    """What every Reuters cell depends on (not the lists of categories and algorithms)."""
+    return {"rounds": STUDY["rounds"], "cv_folds": STUDY["cv_folds"],
+            "paper_rounds": STUDY["paper_rounds"], "seed": EXPERIMENT["seed"]}

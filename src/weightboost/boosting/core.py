@@ -73,7 +73,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if hasattr(X, "iloc"):  # a DataFrame: categorical columns are nominal attributes
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
             return X
-        return check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64,
+                           ensure_all_finite="allow-nan")
 
     def fit(self, X, y):
         if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
@@ -151,6 +152,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     def _tree_outputs(self, X):
         check_is_fitted(self, "estimators_")
         if not isinstance(X, C45Data):
+            if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
+                X = np.asarray(X.toarray(), dtype=np.float64)
             X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,
                                                          ensure_all_finite="allow-nan")
             if X.shape[1] != self.n_features_in_:
@@ -192,5 +195,6 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
         tags.classifier_tags.multi_class = False
         return tags

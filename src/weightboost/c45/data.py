@@ -26,6 +26,7 @@ class C45Data:
     orders: np.ndarray            # (n_numeric, n) int32 rows sorted by value, missing last
     n_known: np.ndarray           # (n_numeric,) int64 rows with a known value
     sorted_values: np.ndarray     # (n_numeric, n) float64 the sorted known values (NaN pad)
+    sparse: tuple | None = None   # sparse input: (col_ptr, col_rows, col_vals, thr_ptr, thr_vals)
 
     @property
     def shape(self):
@@ -77,11 +78,48 @@ def _encode(X, nominal_features=None):
     return np.ascontiguousarray(matrix), nominal, n_values, tuple(categories), columns
 
 
+def prepare_sparse(X) -> C45Data:
+    """A scipy sparse matrix: columns sorted by value once, zeros left implicit (see
+    ``weightboost.c45.sparse``). All attributes are numeric; NaN is not allowed."""
+    import scipy.sparse as sp
+
+    csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
+    csc.eliminate_zeros()
+    if not np.all(np.isfinite(csc.data)):
+        raise ValueError("sparse X must hold finite values (missing values need dense input)")
+    n, d = csc.shape
+    col_rows = np.empty(csc.nnz, dtype=np.int32)
+    col_vals = np.empty(csc.nnz)
+    thr_parts = []
+    for j in range(d):
+        lo, hi = csc.indptr[j], csc.indptr[j + 1]
+        order = np.argsort(csc.data[lo:hi], kind="stable")
+        col_rows[lo:hi] = csc.indices[lo:hi][order]
+        col_vals[lo:hi] = csc.data[lo:hi][order]
+        values = col_vals[lo:hi]
+        if hi - lo < n:
+            values = np.concatenate([values, [0.0]])
+        thr_parts.append(np.unique(values))
+    thr_ptr = np.zeros(d + 1, dtype=np.int64)
+    thr_ptr[1:] = np.cumsum([len(p) for p in thr_parts])
+    thr_vals = np.concatenate(thr_parts) if thr_parts else np.empty(0)
+    dense = csc.toarray(order="C")
+    empty_int = np.empty((0, 0), dtype=np.int32)
+    return C45Data(dense, np.ascontiguousarray(dense.T), np.zeros(d, dtype=bool),
+                   np.zeros(d, dtype=np.int64),
+                   tuple([None] * d), tuple(range(d)), np.arange(d, dtype=np.int64), empty_int,
+                   np.zeros(0, dtype=np.int64), np.empty((0, 0)),
+                   (csc.indptr.astype(np.int64), col_rows, col_vals, thr_ptr, thr_vals))
+
+
 def prepare(X, nominal_features=None) -> C45Data:
     """Encode and presort X. ``nominal_features``: indices of array columns to treat as nominal
-    (DataFrame columns of categorical dtype are nominal anyway)."""
+    (DataFrame columns of categorical dtype are nominal anyway). A scipy sparse matrix takes
+    the sparse path."""
     if isinstance(X, C45Data):
         return X
+    if hasattr(X, "tocsc"):
+        return prepare_sparse(X)
     matrix, nominal, n_values, categories, columns = _encode(X, nominal_features)
     if np.isinf(matrix).any():
         raise ValueError("X contains infinite values; C4.5 accepts finite numbers and NaN")
@@ -103,6 +141,8 @@ def encode_like(data: C45Data, X) -> np.ndarray:
     """Encode new rows with the categories and columns of the training data."""
     if isinstance(X, C45Data):
         return X.X
+    if hasattr(X, "toarray"):
+        return np.asarray(X.toarray(), dtype=np.float64)
     if isinstance(X, pd.DataFrame):
         matrix = np.empty(X.shape, dtype=np.float64)
         for j, name in enumerate(data.columns):

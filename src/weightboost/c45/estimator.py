@@ -15,6 +15,7 @@ from weightboost.c45.data import C45Data, encode_like, prepare
 from weightboost.c45.grow import grow
 from weightboost.c45.predict import apply_leaves, predict_distribution
 from weightboost.c45.prune import collapse, prune
+from weightboost.c45.sparse import grow_sparse
 from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH, compact
 
 
@@ -92,6 +93,8 @@ class C45(ClassifierMixin, BaseEstimator):
             if X.shape[0] == 0 or X.shape[1] == 0:
                 check_array(X.to_numpy(), ensure_all_finite="allow-nan")
             return prepare(X, self.nominal_features)
+        if hasattr(X, "tocsc"):
+            return prepare(check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64))
         X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
         return prepare(X, self.nominal_features)
 
@@ -134,14 +137,18 @@ class C45(ClassifierMixin, BaseEstimator):
 
     def _build(self, data: C45Data, y_index, weights) -> C45Tree:
         n_classes = len(self.classes_)
-        node_int, node_float, empty, dist, inst, store_rows, store_w = grow(
-            data.XT, y_index, n_classes, data.nominal, data.n_values, data.num_slot, weights,
-            data.orders, data.n_known, data.sorted_values, float(self.min_instances),
-            bool(self.mdl_correction))
+        if data.sparse is not None:
+            grown = grow_sparse(*data.X.shape, y_index, n_classes, weights, *data.sparse,
+                                float(self.min_instances), bool(self.mdl_correction))
+        else:
+            grown = grow(data.XT, y_index, n_classes, data.nominal, data.n_values,
+                         data.num_slot, weights, data.orders, data.n_known, data.sorted_values,
+                         float(self.min_instances), bool(self.mdl_correction))
+        node_int, node_float, empty, dist, inst, store_rows, store_w = grown
         if self.collapse:
             collapse(node_int, dist, 0)
         if self.pruning:
-            prune(data.X, y_index, n_classes, data.nominal, node_int, node_float, empty, dist,
+            prune(data.XT, y_index, n_classes, data.nominal, node_int, node_float, empty, dist,
                   inst, store_rows, store_w, float(self.confidence),
                   z_for_confidence(self.confidence), bool(self.subtree_raising))
         return C45Tree(*compact(node_int, node_float, empty, dist, node_int.shape[0]))
@@ -151,7 +158,7 @@ class C45(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "tree_")
         if isinstance(X, C45Data):
             matrix = X.X
-        elif isinstance(X, pd.DataFrame):
+        elif isinstance(X, pd.DataFrame) or hasattr(X, "toarray"):
             matrix = encode_like(self._encoding.data, X)
         else:
             matrix = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
@@ -222,6 +229,7 @@ class C45(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -233,4 +241,4 @@ class _Encoding:
                             data.nominal, data.n_values,
                             data.categories, data.columns, data.num_slot,
                             np.empty((0, 0), dtype=np.int32), data.n_known,
-                            np.empty((0, 0)))
+                            np.empty((0, 0)), None)

@@ -48,7 +48,7 @@ def collapse(node_int, dist, root):
 
 
 @njit(cache=True)
-def _route(X, nominal, node_int, node_float, k, rows, w):
+def _route(XT, nominal, node_int, node_float, k, rows, w):
     """Split (rows, w) at internal node k as J48's resetDistribution + split do.
 
     Returns the children's (rows, w) lists and the new branch shares."""
@@ -60,7 +60,7 @@ def _route(X, nominal, node_int, node_float, k, rows, w):
     bag = np.zeros(n_branches)
     missing = 0.0
     for i in range(m):
-        b = branch_of(X[rows[i], a], nominal[a], node_float[k, THRESH])
+        b = branch_of(XT[a, rows[i]], nominal[a], node_float[k, THRESH])
         branch[i] = b
         if b >= 0:
             bag[b] += w[i]
@@ -97,7 +97,7 @@ def _route(X, nominal, node_int, node_float, k, rows, w):
 
 
 @njit(cache=True)
-def _errors_for_branch(X, y, n_classes, nominal, node_int, node_float, k, rows, w, cf, z):
+def _errors_for_branch(XT, y, n_classes, nominal, node_int, node_float, k, rows, w, cf, z):
     """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
     errors = 0.0
     stack = [(k, rows, w)]
@@ -106,7 +106,7 @@ def _errors_for_branch(X, y, n_classes, nominal, node_int, node_float, k, rows, 
         if _is_leaf(node_int, j):
             errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
             continue
-        child_rows, child_w, _ = _route(X, nominal, node_int, node_float, j, r, ww)
+        child_rows, child_w, _ = _route(XT, nominal, node_int, node_float, j, r, ww)
         for c in range(node_int[j, NCHILD]):
             stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
     return errors
@@ -127,9 +127,10 @@ def _subtree_errors(node_int, dist, k, cf, z):
 
 
 @njit(cache=True)
-def prune(X, y, n_classes, nominal, node_int, node_float, empty, dist, inst, store_rows,
+def prune(XT, y, n_classes, nominal, node_int, node_float, empty, dist, inst, store_rows,
           store_w, cf, z, subtree_raising):
-    """Bottom-up pessimistic pruning; returns the (possibly grown) instance store."""
+    """Bottom-up pessimistic pruning; returns the (possibly grown) instance store. ``XT`` is the
+    training matrix attribute-major (attributes × rows)."""
     used = store_rows.shape[0]
     stack = [(0, 0)]
     while len(stack) > 0:
@@ -151,7 +152,7 @@ def prune(X, y, n_classes, nominal, node_int, node_float, empty, dist, inst, sto
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
         if subtree_raising:
-            errors_branch = _errors_for_branch(X, y, n_classes, nominal, node_int, node_float,
+            errors_branch = _errors_for_branch(XT, y, n_classes, nominal, node_int, node_float,
                                                largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
@@ -180,7 +181,7 @@ def prune(X, y, n_classes, nominal, node_int, node_float, empty, dist, inst, sto
                     if abs(ww.sum()) >= SMALL:
                         empty[j] = False
                     continue
-                child_rows, child_w, share = _route(X, nominal, node_int, node_float, j, r, ww)
+                child_rows, child_w, share = _route(XT, nominal, node_int, node_float, j, r, ww)
                 for c in range(node_int[j, NCHILD]):
                     node_float[node_int[j, FIRST] + c, SHARE] = share[c]
                     todo.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))

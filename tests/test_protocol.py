@@ -1,0 +1,70 @@
+"""Folds and label noise (PROTOCOL.md §2)."""
+
+import numpy as np
+import pytest
+
+from weightboost.experiment.protocol import folds, n_flipped, noisy_labels
+
+Y = np.array([1] * 60 + [-1] * 140)
+
+
+def test_folds_are_stratified_disjoint_and_cover_every_row():
+    splits = folds(Y, 10, seed=7, dataset="toy", repeat=0)
+    tests = np.concatenate([test for _, test in splits])
+    assert sorted(tests) == list(range(len(Y)))
+    for train, test in splits:
+        assert not set(train) & set(test)
+        assert (Y[test] == 1).sum() == 6  # 60 positives over 10 folds
+
+
+def test_folds_depend_on_seed_dataset_and_repeat_only():
+    a = folds(Y, 10, 7, "toy", 0)
+    assert all(np.array_equal(x[1], y[1]) for x, y in zip(a, folds(Y, 10, 7, "toy", 0)))
+    for other in (folds(Y, 10, 8, "toy", 0), folds(Y, 10, 7, "other", 0),
+                  folds(Y, 10, 7, "toy", 1)):
+        assert not all(np.array_equal(x[1], y[1]) for x, y in zip(a, other))
+
+
+@pytest.mark.parametrize("noise, n, k", [(0.0, 178, 0), (0.1, 315, 32), (0.2, 178, 36),
+                                         (0.3, 629, 189), (0.25, 10, 3), (0.05, 10, 1)])
+def test_exactly_round_p_n_labels_flip(noise, n, k):
+    assert n_flipped(noise, n) == k  # half-up: 0.25 * 10 = 2.5 -> 3, 0.05 * 10 = 0.5 -> 1
+    y = np.where(np.arange(n) % 3 == 0, 1, -1)
+    noisy, flipped = noisy_labels(y, noise, 1, "toy", 0, 0)
+    assert len(flipped) == k and np.sum(noisy != y) == k
+    np.testing.assert_array_equal(noisy[flipped], -y[flipped])
+
+
+def test_noise_is_nested_across_levels_and_deterministic():
+    y = np.where(np.arange(500) % 4 == 0, 1, -1)
+    previous = set()
+    for noise in (0.0, 0.1, 0.2, 0.3, 0.4):
+        _, flipped = noisy_labels(y, noise, 3, "toy", 0, 2)
+        assert previous <= set(flipped)
+        previous = set(flipped)
+        again = noisy_labels(y, noise, 3, "toy", 0, 2)[1]
+        np.testing.assert_array_equal(flipped, again)
+    other_fold = noisy_labels(y, 0.2, 3, "toy", 0, 3)[1]
+    assert set(other_fold) != set(noisy_labels(y, 0.2, 3, "toy", 0, 2)[1])
+
+
+def test_test_folds_are_never_touched(tmp_path):
+    # run_cell flips labels of the training part only: the test labels it scores against are
+    # the table's own
+    import pandas as pd
+
+    from weightboost.experiment.uci import run_cell
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
+    y = np.where(X.a + X.b > 0, 1, -1)
+    frame = X.assign(label=y)
+    frame.to_csv(tmp_path / "toy.csv", index=False)
+    (tmp_path / "toy.json").write_text('{"attributes": [{"name": "a", "kind": "numeric"}, '
+                                       '{"name": "b", "kind": "numeric"}]}')
+    spec = {"learner": "C45", "params": {}}
+    protocol = {"seed": 5, "folds": 4, "rounds": 5}
+    clean = run_cell(tmp_path / "toy.csv", "toy", 0.0, "C4.5", spec, 0, protocol)
+    noisy = run_cell(tmp_path / "toy.csv", "toy", 0.3, "C4.5", spec, 0, protocol)
+    assert list(noisy.n_flipped) == [27] * 4 and list(clean.n_flipped) == [0] * 4
+    assert list(noisy.n_test) == list(clean.n_test) == [30] * 4

@@ -1,0 +1,65 @@
+# The UCI grid (PROTOCOL.md §2): one job per (dataset, noise level, algorithm, repeat), each
+# running every fold; then the tidy tables under results/.
+
+
+
+wildcard_constraints:
+    dataset="[A-Za-z0-9_]+",
+    noise="[0-9.e-]+",
+    algorithm="[A-Za-z0-9_.+-]+",
+    repeat="[0-9]+",
+
+
+rule uci_cell:
+    input:
+        table="data/processed/uci/{dataset}.csv",
+        sidecar="data/processed/uci/{dataset}.json",
+    output:
+        CELL,
+    params:
+        algorithm=algorithm_spec,
+        protocol=cell_protocol(),
+    log:
+        "logs/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.log",
+    benchmark:
+        "benchmarks/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=60,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/uci_cell.py"
+
+
+rule uci_results:
+    input:
+        expand(CELL, dataset=EXPERIMENT["datasets"], noise=NOISE, algorithm=ALGORITHMS,
+               repeat=REPEATS),
+    output:
+        folds=report("results/uci_folds.csv", caption="../report/uci_folds.rst",
+                     category="Result tables"),
+        summary=report("results/uci_summary.csv", caption="../report/uci_summary.rst",
+                       category="Result tables"),
+    params:
+        datasets=EXPERIMENT["datasets"],
+        algorithms=ALGORITHMS,
+    log:
+        "logs/uci_results.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/uci_results.py"
+
+
+rule experiments:
+    input:
+        rules.uci_results.output,
+        "results/reuters_f1.csv",
+        "results/reuters_curves.csv",

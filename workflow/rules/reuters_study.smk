@@ -1,0 +1,50 @@
+# The Reuters study (PROTOCOL.md §2): one job per (category, algorithm), then the tables.
+
+
+rule reuters_cell:
+    input:
+        matrices="data/processed/reuters/matrices.npz",
+    output:
+        f1=REUTERS_CELL,
+        curve=REUTERS_CURVE,
+    params:
+        algorithm=algorithm_spec,
+        study=reuters_protocol(),
+    log:
+        "logs/reuters_cell/{category}/{algorithm}.log",
+    benchmark:
+        "benchmarks/reuters_cell/{category}/{algorithm}.tsv"
+    threads: 1
+    resources:
+        mem_mb=4096,
+        runtime=60,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/reuters_cell.py"
+
+
+rule reuters_results:
+    input:
+        f1=expand(REUTERS_CELL, category=STUDY["categories"], algorithm=STUDY["algorithms"]),
+        curves=expand(REUTERS_CURVE, category=STUDY["categories"],
+                      algorithm=STUDY["algorithms"]),
+    output:
+        f1=report("results/reuters_f1.csv", caption="../report/reuters_f1.rst",
+                  category="Result tables"),
+        curves=report("results/reuters_curves.csv", caption="../report/reuters_curves.rst",
+                      category="Result tables"),
+    params:
+        categories=STUDY["categories"],
+        algorithms=STUDY["algorithms"],
+    log:
+        "logs/reuters_results.log",
+    localrule: True
+    threads: 1
+    resources:
+        mem_mb=1024,
+        runtime=5,
+    conda:
+        "../../environment.yml"
+    script:
+        "../scripts/reuters_results.py"
