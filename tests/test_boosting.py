@@ -206,3 +206,10 @@ def test_binary_only():
     X, y = noisy(16)
     with pytest.raises(ValueError, match="Only binary classification"):
         AdaBoost().fit(X, y % 3 + (X[:, 0] > 1))
+
+
+@pytest.mark.parametrize("cls", [AdaBoost, WeightBoost, WeightDecay, EpsilonBoost])
+def test_one_class_training_set_gives_the_constant_classifier(cls):
+    X, _ = noisy(17, n=20)
+    model = cls(n_estimators=5).fit(X, np.full(20, "spam"))
+    assert model.n_rounds_ == 0 and list(model.predict(X[:3])) == ["spam"] * 3

@@ -89,9 +89,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if n != (X.shape[0]):
             raise ValueError(f"X has {X.shape[0]} rows but y has {n} labels")
         self.classes_, y_index = np.unique(y, return_inverse=True)
-        if len(self.classes_) != 2:
+        if len(self.classes_) > 2:
             raise ValueError(f"Only binary classification is supported. {type(self).__name__} "
                              f"got y with {len(self.classes_)} classes")
+        if len(self.classes_) == 1:  # e.g. a tiny noisy training fold: the constant classifier
+            return self._fit_constant(X)
         signed = np.where(y_index == 1, 1.0, -1.0)
         base = self._base()
         data = prepare(X) if isinstance(base, C45) else X
@@ -140,6 +142,15 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.decision_train_ = score
         return self
 
+    def _fit_constant(self, X):
+        self.n_features_in_ = X.shape[1]
+        self.estimators_, self.round_constants_ = [], np.empty(0)
+        self.estimator_weights_, self.estimator_errors_ = np.empty(0), np.empty(0)
+        self.n_rounds_, self.stopped_early_, self._single = 0, True, False
+        self._majority = 1.0
+        self.decision_train_ = np.ones(X.shape[0])
+        return self
+
     def _keep_single(self, tree, error):
         """h_1 alone is the model: its output in {-1, +1} is the decision function."""
         self.estimators_.append(tree)
@@ -176,12 +187,17 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             yield score
 
     def decision_function(self, X):
+        check_is_fitted(self, "estimators_")
+        if len(self.classes_) == 1:  # constant: positive scores mean the only class
+            return np.ones(X.shape[0])
         score = None
         for score in self.staged_decision_function(X):
             pass
         return score
 
     def _label(self, score):
+        if len(self.classes_) == 1:
+            return np.full(len(score), self.classes_[0])
         signed = np.where(score > 0, 1, np.where(score < 0, -1, self._majority))
         return self.classes_[(signed > 0).astype(int)]
 

@@ -5,7 +5,8 @@ For a booster, one fit of ``rounds`` rounds on the training split gives, through
 predictions on the test split, the F1 for every T = 1..rounds (a booster that stopped at round
 s keeps its s-round predictions for larger T). Three rows are reported:
 
-* ``paper``: F1 at the paper's tuned T (AdaBoost 10, WeightBoost 25; config ``paper_rounds``);
+* ``paper``: F1 at the paper's tuned T (AdaBoost 10, WeightBoost 25; config ``paper_rounds``;
+             no row if that T exceeds the configured rounds);
 * ``best``:  the T with the best test F1 (first on ties): what tuning on the test set gives;
 * ``cv``:    T chosen by stratified k-fold cross-validation on the training split only
              (mean F1 over the inner folds, first maximum), then evaluated on the test split.
@@ -75,7 +76,7 @@ def run_cell(X_train, X_test, y_train, y_test, category: str, algorithm: str, sp
               "cv": choose_rounds_by_cv(X_train, y_train, algorithm, spec, rounds,
                                         int(study["cv_folds"]), seed, category)}
     paper = study.get("paper_rounds", {}).get(algorithm)
-    if paper is not None:
+    if paper is not None and int(paper) <= rounds:  # a T beyond the run has no F1 to report
         chosen["paper"] = int(paper)
     rows = []
     for rule in ("paper", "cv", "best"):

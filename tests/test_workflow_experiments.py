@@ -1,0 +1,103 @@
+"""The experiment workflow end to end on fixture data through Snakemake (PROTOCOL.md §2)."""
+
+import copy
+import re
+
+import pandas as pd
+import pytest
+
+from conftest import run_snakemake
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory, request):
+    """One finished run of a tiny config (shared by the tests of this module)."""
+    config = request.getfixturevalue("tiny_config")
+    workdir = tmp_path_factory.mktemp("tiny")
+    result = run_snakemake(workdir, config, "experiments")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return workdir, config
+
+
+@pytest.fixture(scope="module")
+def tiny_config(main_config):
+    import yaml
+
+    from conftest import CLOSED_URL, FIXTURE_MIRROR, FIXTURE_REUTERS_EXPECTED
+
+    pins = yaml.safe_load((FIXTURE_MIRROR / "PINS.yaml").read_text())
+    reuters = pins.pop("reuters")
+    config = copy.deepcopy(main_config)
+    names = ["ionosphere", "pima", "breast_cancer"]
+    config["datasets"] = {n: {**config["datasets"][n], **pins[n]} for n in names}
+    config["mirror"] = str(FIXTURE_MIRROR)
+    config["download"] = {**config["download"], "sources": ["mirror"]}
+    config["experiment"] = {**config["experiment"], "datasets": names, "folds": 2,
+                            "rounds": 3, "noise_levels": [0.0, 0.2],
+                            "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
+    config["reuters"] = {**config["reuters"], "sgml": reuters["sgml"],
+                         "stopwords": {**config["reuters"]["stopwords"],
+                                       "sha256": reuters["stopwords"]},
+                         "remotes": [{"url": CLOSED_URL + "/r.tar.gz"}],
+                         "expected": FIXTURE_REUTERS_EXPECTED}
+    config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
+                               "algorithms": ["C4.5", "WeightBoost"], "rounds": 3,
+                               "cv_folds": 2, "paper_rounds": {"WeightBoost": 2}}
+    return config
+
+
+def test_tiny_config_produces_every_table(tiny_run):
+    workdir, config = tiny_run
+    folds = pd.read_csv(workdir / "results/uci_folds.csv")
+    for column in ("dataset", "noise", "algorithm", "repeat", "fold", "n_train", "n_test",
+                   "error", "rounds", "fit_seconds"):
+        assert column in folds.columns
+    assert len(folds) == 3 * 2 * 3 * 2  # datasets x noise levels x algorithms x folds
+    assert set(folds.algorithm) == {"C4.5", "AdaBoost", "WeightBoost"}
+    assert folds.error.between(0, 1).all() and set(folds.noise) == {0.0, 0.2}
+    # every algorithm saw the same folds and the same number of flipped labels
+    shape = folds.groupby(["dataset", "noise", "fold"])[["n_train", "n_flipped"]].nunique()
+    assert (shape == 1).all().all()
+    summary = pd.read_csv(workdir / "results/uci_summary.csv")
+    assert len(summary) == 3 * 2 * 3
+    f1 = pd.read_csv(workdir / "results/reuters_f1.csv")
+    assert set(f1.t_rule) == {"paper", "cv", "best"}
+    assert f1[(f1.algorithm == "WeightBoost") & (f1.t_rule == "paper")]["T"].tolist() == [2]
+    assert set(f1.columns) >= {"category", "algorithm", "t_rule", "T", "precision", "recall",
+                               "f1"}
+    curves = pd.read_csv(workdir / "results/reuters_curves.csv")
+    assert curves[curves.algorithm == "WeightBoost"]["T"].tolist() == [1, 2, 3]
+    assert (workdir / "benchmarks/uci_cell/pima/noise0.2/AdaBoost/rep0.tsv").is_file()
+
+
+def scheduled(dry_run_output: str) -> dict[str, int]:
+    """Job counts from the table Snakemake prints for a dry run."""
+    counts = {}
+    for line in dry_run_output.splitlines():
+        match = re.match(r"^([a-z_]+)\s+(\d+)$", line.strip())
+        if match and match.group(1) != "total":
+            counts[match.group(1)] = int(match.group(2))
+    return counts
+
+
+def test_adding_a_noise_level_schedules_only_the_new_cells(tiny_run):
+    workdir, config = tiny_run
+    nothing = run_snakemake(workdir, config, "experiments", "-n")
+    assert "Nothing to be done" in nothing.stdout + nothing.stderr
+    more = copy.deepcopy(config)
+    more["experiment"]["noise_levels"] = [0.0, 0.2, 0.4]
+    result = run_snakemake(workdir, more, "experiments", "-n")
+    assert result.returncode == 0, result.stderr[-3000:]
+    jobs = scheduled(result.stdout + result.stderr)
+    assert jobs.get("uci_cell") == 3 * 3  # the new level only: datasets x algorithms
+    assert "fetch_uci" not in jobs and "parse_uci" not in jobs and "reuters_cell" not in jobs
+    assert "uci_results" in jobs
+
+
+def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
+    workdir, config = tiny_run
+    more = copy.deepcopy(config)
+    more["experiment"]["algorithms"] = ["C4.5", "AdaBoost", "WeightBoost", "EpsilonBoost"]
+    jobs = scheduled("\n".join(run_snakemake(workdir, more, "experiments", "-n")
+                               .stdout.splitlines()))
+    assert jobs.get("uci_cell") == 3 * 2  # datasets x noise levels
