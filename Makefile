@@ -5,13 +5,16 @@ BIN := $(VENV)/bin
 CORES ?= all
 PYTEST_ARGS ?=
 
-.PHONY: help install reproduce data test lint clean
+.PHONY: help install reproduce data test lint regression golden check-full clean
 
 help:
 	@echo "make reproduce   create .venv, install, run the whole pipeline (snakemake --cores $(CORES))"
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
 	@echo "make lint        snakemake --lint"
+	@echo "make regression  re-run the reduced 'ci' profile and diff its tables with tests/golden/ci"
+	@echo "make golden      re-run the 'ci' profile and overwrite tests/golden/ci (review the diff!)"
+	@echo "make check-full  re-run the full default config elsewhere and diff with results/"
 	@echo "Set REPRO_MIRROR=/path/to/data-mirror to read raw inputs from a local mirror."
 
 $(BIN)/.installed: pyproject.toml
@@ -23,16 +26,25 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 reproduce: install
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/python -m weightboost.run --cores $(CORES)
 
 data: install
-	$(BIN)/snakemake --cores $(CORES) data
+	$(BIN)/python -m weightboost.run --cores $(CORES) data
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/snakemake --lint
+
+regression: install
+	$(BIN)/python -m weightboost.regression run --config ci
+
+golden: install
+	$(BIN)/python -m weightboost.regression golden --config ci
+
+check-full: install
+	$(BIN)/python -m weightboost.regression run --config full
 
 clean:
 	rm -rf .snakemake logs benchmarks data/raw data/processed

@@ -1,0 +1,118 @@
+"""The result-table regression (issue: CI must fail, with a readable diff, when a number moves),
+determinism of whole runs, and resuming a killed run."""
+
+import copy
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT, real_mirror, run_snakemake
+from weightboost.regression import compare_dirs, compare_table
+
+FOLDS = """dataset,noise,algorithm,repeat,fold,n_train,error,rounds,fit_seconds
+pima,0.1,AdaBoost,0,0,691,0.25,100,1.5
+pima,0.1,AdaBoost,0,1,691,0.2631578947368421,8,1.2
+"""
+KEYS = ["dataset", "noise", "algorithm", "repeat", "fold"]
+
+
+def table(text):
+    return pd.read_csv(io.StringIO(text))
+
+
+def test_identical_tables_match_and_timing_is_ignored():
+    other = FOLDS.replace(",1.5", ",9.9")
+    assert compare_table(table(other), table(FOLDS), KEYS, "uci_folds.csv") == []
+
+
+def test_a_moved_cell_is_named_with_old_and_new_value():
+    moved = FOLDS.replace("0.2631578947368421,8", "0.2631578947368422,9")
+    problems = compare_table(table(moved), table(FOLDS), KEYS, "uci_folds.csv")
+    assert problems == ["uci_folds.csv [dataset=pima, noise=0.1, algorithm=AdaBoost, repeat=0, "
+                        "fold=1] rounds: 8 -> 9"]  # the float moved by 1e-16: within 1e-9
+
+
+def test_float_beyond_tolerance_and_missing_rows_are_reported():
+    moved = FOLDS.replace("0.25,100", "0.2500001,100").splitlines()[:2]
+    problems = compare_table(table("\n".join(moved) + "\n"), table(FOLDS), KEYS, "t.csv")
+    assert any("error: 0.25 -> 0.2500001" in p for p in problems)
+    assert any("disappeared" in p and "fold': 1" in p for p in problems)
+
+
+def test_missing_golden_table_is_reported(tmp_path):
+    (tmp_path / "new").mkdir()
+    problems = compare_dirs(tmp_path / "new", tmp_path / "golden")
+    assert problems and all("run `make golden`" in p for p in problems)
+
+
+@pytest.mark.slow
+def test_ci_profile_matches_the_golden_tables(tmp_path):
+    """Re-runs the `ci` profile through Snakemake (a few minutes) and compares every cell."""
+    if real_mirror() is None:
+        pytest.skip("the ci profile needs the real data mirror")
+    env = {**os.environ, "REPRO_MIRROR": str(real_mirror())}
+    result = subprocess.run([sys.executable, "-m", "weightboost.regression", "run",
+                             "--workdir", str(tmp_path)], env=env, capture_output=True,
+                            text=True, timeout=1800)
+    assert result.returncode == 0, result.stderr[-6000:] + result.stdout[-2000:]
+
+
+# -- determinism and resume on the tiny config of test_workflow_experiments ----------------------
+from test_workflow_experiments import tiny_config  # noqa: E402,F401 - a shared fixture
+
+TABLE_NAMES = ["uci_folds.csv", "uci_summary.csv", "reuters_f1.csv", "reuters_curves.csv"]
+
+
+def deterministic_bytes(path):
+    frame = pd.read_csv(path)
+    return frame.drop(columns=[c for c in ("fit_seconds", "predict_seconds")
+                               if c in frame.columns]).to_csv(index=False)
+
+
+def test_two_runs_give_byte_identical_tables(tmp_path, tiny_config):
+    for name in ("a", "b"):
+        result = run_snakemake(tmp_path / name, tiny_config, "experiments")
+        assert result.returncode == 0, result.stderr[-3000:]
+    for table_name in TABLE_NAMES:
+        a = tmp_path / "a" / "results" / table_name
+        b = tmp_path / "b" / "results" / table_name
+        if table_name == "uci_folds.csv":
+            assert deterministic_bytes(a) == deterministic_bytes(b)
+        else:
+            assert a.read_bytes() == b.read_bytes(), table_name
+
+
+def test_run_killed_part_way_resumes_to_the_same_tables(tmp_path, tiny_config):
+    reference = tmp_path / "reference"
+    assert run_snakemake(reference, tiny_config, "experiments").returncode == 0
+    workdir = tmp_path / "killed"
+    workdir.mkdir()
+    (workdir / "test-config.yaml").write_text(__import__("yaml").safe_dump(tiny_config))
+    # what `make reproduce` runs: python -m weightboost.run <snakemake arguments>
+    command = [sys.executable, "-m", "weightboost.run", "--snakefile", str(ROOT / "Snakefile"),
+               "--directory", str(workdir), "--configfile", str(workdir / "test-config.yaml"),
+               "--cores", "2", "experiments"]
+    env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    cells = workdir / "results" / "cells" / "uci"
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(cells.rglob("*.csv"))) < 4:
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)  # Snakemake and its running jobs, mid-run
+    process.wait()
+    assert not (workdir / "results" / "uci_summary.csv").exists()
+    assert (workdir / ".snakemake" / "locks").is_dir()  # the kill left Snakemake's lock behind
+    # the README's command finishes the run: stale lock removed, incomplete jobs redone
+    resumed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr[-4000:]
+    assert "removing the stale Snakemake lock" in resumed.stderr
+    for table_name in TABLE_NAMES:
+        a, b = reference / "results" / table_name, workdir / "results" / table_name
+        assert deterministic_bytes(a) == deterministic_bytes(b), table_name
