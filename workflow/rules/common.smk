@@ -1,5 +1,6 @@
 # Helpers shared by the rules: config checks and the per-dataset parameters.
 import os
+from pathlib import Path
 
 from weightboost.config import check_config, dataset_spec
 from weightboost.errors import ReproError
@@ -10,6 +11,17 @@ except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
 
 UCI_DATASETS = sorted(config["datasets"])
+PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
+
+
+def package_code(*parts):
+    """The package modules a rule runs: declared as inputs, so that a change of the code that
+    computes a result reruns exactly the jobs that depend on it."""
+    files = []
+    for part in parts:
+        path = PACKAGE / part
+        files += [str(p) for p in sorted(path.glob("*.py"))] if path.is_dir() else [str(path)]
+    return files
 
 
 def uci_spec(wildcards):

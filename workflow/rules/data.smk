@@ -26,6 +26,7 @@ rule parse_uci:
     input:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
+        code=package_code("data/uci.py"),
     output:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",

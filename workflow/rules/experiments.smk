@@ -14,6 +14,7 @@ rule uci_cell:
     input:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",
+        code=package_code("c45", "boosting", "experiment"),
     output:
         CELL,
     params:

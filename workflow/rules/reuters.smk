@@ -29,6 +29,7 @@ rule reuters_features:
     input:
         sgml=rules.fetch_reuters.output.sgml,
         stopwords=rules.fetch_reuters.output.stopwords,
+        code=package_code("reuters"),
     output:
         matrices="data/processed/reuters/matrices.npz",
         vocabulary="data/processed/reuters/vocabulary.tsv",

@@ -4,6 +4,7 @@
 rule reuters_cell:
     input:
         matrices="data/processed/reuters/matrices.npz",
+        code=package_code("c45", "boosting", "experiment"),
     output:
         f1=REUTERS_CELL,
         curve=REUTERS_CURVE,

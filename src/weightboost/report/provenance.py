@@ -1,0 +1,61 @@
+"""Where the numbers came from: config, input checksums, package versions, git commit and the
+time each stage took (from the Snakemake benchmark files)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+PACKAGES = ["numpy", "pandas", "scipy", "scikit-learn", "numba", "nltk", "snakemake",
+            "matplotlib", "openml", "weightboost-repro"]
+
+
+def versions() -> dict[str, str]:
+    out = {}
+    for name in PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = "not installed"
+    return out
+
+
+def git_commit(root: Path) -> str:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True).stdout.strip()
+        return commit + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+def input_checksums(workdir: Path) -> pd.DataFrame:
+    rows = []
+    for sidecar in sorted(Path(workdir, "data/processed/uci").glob("*.json")):
+        s = json.loads(sidecar.read_text())
+        rows.append({"input": s["source"]["file"], "sha256": s["source"]["sha256"],
+                     "route": s["source"]["route"], "canonical table sha256": s["table_sha256"]})
+    receipts = Path(workdir, "data/raw/reuters/sources.json")
+    if receipts.exists():
+        for r in json.loads(receipts.read_text()):
+            rows.append({"input": r["file"], "sha256": r["sha256"], "route": r["route"],
+                         "canonical table sha256": ""})
+    return pd.DataFrame(rows)
+
+
+def stage_times(workdir: Path) -> pd.DataFrame:
+    """Wall seconds per rule, summed over its jobs (benchmarks/<rule>/**.tsv)."""
+    rows = []
+    for rule_dir in sorted(Path(workdir, "benchmarks").iterdir()) if \
+            Path(workdir, "benchmarks").is_dir() else []:
+        files = [rule_dir] if rule_dir.is_file() else sorted(rule_dir.rglob("*.tsv"))
+        seconds = sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files)
+        rows.append({"stage": rule_dir.stem, "jobs": len(files),
+                     "job seconds": round(seconds, 1)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,124 @@
+"""The report: published figures copied faithfully, tables and claims built from result tables,
+a self-contained HTML that a browser renders with its tables and figures."""
+
+import copy
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT
+from weightboost.report.build import build_report
+from weightboost.report.claims import evaluate
+from weightboost.report.reference import load_reference, table2, table3, table4
+
+REFERENCE = ROOT / "config" / "reference" / "jin2003_tables.yaml"
+SHARED_REFERENCE = ROOT.parent / "shared" / "reference" / "jin2003_tables.yaml"
+GOLDEN = ROOT / "tests" / "golden" / "ci"
+
+
+def test_reference_copy_agrees_with_shared():
+    if not SHARED_REFERENCE.exists():
+        pytest.skip("shared/reference is not beside the repository")
+    assert yaml.safe_load(REFERENCE.read_text()) == yaml.safe_load(SHARED_REFERENCE.read_text())
+
+
+def test_reference_mapping_reads_known_cells():
+    ref = load_reference(REFERENCE)
+    assert table2(ref)[("ionosphere", "C4.5")] == 9.1
+    assert table2(ref)[("cmc", "WeightBoost")] == 27.6
+    assert table2(ref)[("breast_cancer", "EpsilonBoost")] == 3.2
+    assert table4(ref)[(0.1, "spambase", "WeightBoost")] == 5.8
+    assert table4(ref)[(0.3, "wpbc", "AdaBoost")] == 38.6
+    assert table3(ref)[("trade", "WeightBoost")] == 0.6949
+    assert len(table2(ref)) == 40 and len(table4(ref)) == 72 and len(table3(ref)) == 30
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, main_config):
+    out = tmp_path_factory.mktemp("report")
+    config = copy.deepcopy(main_config)
+    overlay = yaml.safe_load((ROOT / "config" / "ci.yaml").read_text())
+    for key, value in overlay.items():
+        config[key] = {**config[key], **value}
+    build_report(GOLDEN, out, config, REFERENCE, ROOT / "workflow/report/notes.md",
+                 out / "reports")
+    return out / "reports"
+
+
+def test_report_tables_pair_reproduced_and_published(built):
+    t2 = pd.read_csv(built / "tables" / "table2.csv")
+    assert len(t2) == 40
+    summary = pd.read_csv(GOLDEN / "uci_summary.csv")
+    row = t2[(t2.dataset == "pima") & (t2.algorithm == "WeightBoost")].iloc[0]
+    golden = summary[(summary.dataset == "pima") & (summary.noise == 0)
+                     & (summary.algorithm == "WeightBoost")].iloc[0]
+    assert row.error_mean == pytest.approx(100 * golden.error_mean)
+    assert row.published == 22.6
+    assert row.difference == pytest.approx(row.error_mean - 22.6)
+    t4 = pd.read_csv(built / "tables" / "table4.csv")
+    assert set(t4.noise) == {0.1, 0.2, 0.3}
+    assert t4[t4.algorithm == "WeightDecay"].published.isna().all()  # extra column
+    assert (built / "tables" / "table2.tex").read_text().count("\\pm") >= 40
+    claims = pd.read_csv(built / "tables" / "claims.csv")
+    assert len(claims) == 5 and claims.holds.isin([True, False]).all()
+
+
+def test_html_is_self_contained_and_markdown_links_exist(built):
+    html = (built / "report.html").read_text()
+    assert html.count("data:image/png;base64,") == 3
+    assert "src='http" not in html and 'src="http' not in html and "<link" not in html
+    assert html.count("<table") >= 8
+    md = (built / "report.md").read_text()
+    for name in ("figure1", "noise_curves", "reuters_f1_curves"):
+        assert f"(figures/{name}.png)" in md
+        assert (built / "figures" / f"{name}.png").stat().st_size > 10_000
+        assert (built / "figures" / f"{name}.svg").read_text().startswith("<?xml")
+
+
+def test_figures_are_reproducible(built, tmp_path, main_config):
+    config = copy.deepcopy(main_config)
+    build_report(GOLDEN, tmp_path, config, REFERENCE, None, tmp_path / "again")
+    for name in ("figure1.svg", "noise_curves.svg", "figure1.png"):
+        assert (built / "figures" / name).read_bytes() == \
+            (tmp_path / "again" / "figures" / name).read_bytes()
+
+
+def test_claims_are_counted_from_the_means():
+    ref = load_reference(REFERENCE)
+    datasets = ["ionosphere", "german"]
+    rows, fold_rows = [], []
+    for d, wb, ada in (("ionosphere", 0.05, 0.07), ("german", 0.25, 0.24)):
+        for algorithm, error in (("WeightBoost", wb), ("AdaBoost", ada)):
+            rows.append({"dataset": d, "noise": 0.0, "algorithm": algorithm,
+                         "error_mean": error, "rounds_mean": 10})
+            for fold in range(10):
+                fold_rows.append({"dataset": d, "noise": 0.0, "algorithm": algorithm,
+                                  "repeat": 0, "fold": fold, "error": error + 0.001 * fold})
+    result = evaluate(ref["claims"][:1], pd.DataFrame(rows), pd.DataFrame(fold_rows),
+                      pd.DataFrame(columns=["category", "algorithm", "t_rule", "f1"]), datasets)
+    assert (result[0]["wins"], result[0]["losses"], result[0]["holds"]) == (1, 1, False)
+    assert result[0]["evidence"].wilcoxon_p.iloc[0] < 0.01  # WB better on all 10 folds
+
+
+def test_browser_renders_tables_and_figures(built, tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("chromium is not installed (.ci/run installs Debian's package)")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}"]
+    url = (built / "report.html").as_uri()
+    shot = tmp_path / "report.png"
+    subprocess.run([chromium, *flags, f"--screenshot={shot}", "--window-size=1200,2400", url],
+                   check=True, capture_output=True, timeout=120)
+    dom = subprocess.run([chromium, *flags, "--dump-dom", url], check=True,
+                         capture_output=True, text=True, timeout=120).stdout
+    assert dom.count("<table") >= 8 and dom.count("<img") == 3
+    from matplotlib.image import imread
+
+    pixels = imread(shot)
+    assert pixels.shape[0] >= 2000 and np.std(pixels) > 0.05  # not a blank page
