@@ -5,12 +5,13 @@ BIN := $(VENV)/bin
 CORES ?= all
 PYTEST_ARGS ?=
 
-.PHONY: help install reproduce data test lint regression golden check-full clean
+.PHONY: help install reproduce data report test lint regression golden check-full clean
 
 help:
 	@echo "make reproduce   create .venv, install, run the whole pipeline (snakemake --cores $(CORES))"
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
+	@echo "make report      rebuild reports/ from the tables under results/ (no recomputation)"
 	@echo "make lint        snakemake --lint"
 	@echo "make regression  re-run the reduced 'ci' profile and diff its tables with tests/golden/ci"
 	@echo "make golden      re-run the 'ci' profile and overwrite tests/golden/ci (review the diff!)"
@@ -30,6 +31,9 @@ reproduce: install
 
 data: install
 	$(BIN)/python -m weightboost.run --cores $(CORES) data
+
+report: install
+	$(BIN)/snakemake --cores $(CORES) --allowed-rules report -- report
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

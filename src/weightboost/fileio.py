@@ -17,6 +17,13 @@ from pathlib import Path
 _CHUNK = 1 << 20
 
 
+def _file_mode() -> int:
+    """Mode of a newly created file under the current umask (mkstemp's 0600 is too strict)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -42,6 +49,7 @@ def atomic_path(path: str | os.PathLike):
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        os.chmod(tmp_path, _file_mode())
         os.replace(tmp_path, path)
     except BaseException:
         tmp_path.unlink(missing_ok=True)

@@ -110,7 +110,7 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     doc.paragraph(f"Git commit: `{provenance.git_commit(workdir)}`.")
     doc.table(pd.DataFrame(sorted(provenance.versions().items()),
                            columns=["package", "version"]), index=False)
-    checksums = provenance.input_checksums(workdir)
+    checksums = provenance.input_checksums(workdir, config)
     if len(checksums):
         doc.paragraph("Input files and their SHA-256 (raw files verified against the pins):")
         doc.table(checksums, index=False)

@@ -35,7 +35,9 @@ def git_commit(root: Path) -> str:
         return "unknown (not a git checkout)"
 
 
-def input_checksums(workdir: Path) -> pd.DataFrame:
+def input_checksums(workdir: Path, config: dict | None = None) -> pd.DataFrame:
+    """Receipts of the data stage when present; else the pins of the config (the values the
+    data stage verifies every raw file against)."""
     rows = []
     for sidecar in sorted(Path(workdir, "data/processed/uci").glob("*.json")):
         s = json.loads(sidecar.read_text())
@@ -46,6 +48,15 @@ def input_checksums(workdir: Path) -> pd.DataFrame:
         for r in json.loads(receipts.read_text()):
             rows.append({"input": r["file"], "sha256": r["sha256"], "route": r["route"],
                          "canonical table sha256": ""})
+    if not rows and config:
+        for spec in config.get("datasets", {}).values():
+            rows.append({"input": spec["file"], "sha256": spec.get("sha256"),
+                         "route": "pinned in config",
+                         "canonical table sha256": spec.get("table_sha256") or ""})
+        reuters = config.get("reuters", {})
+        for name, sha in sorted(reuters.get("sgml", {}).items()):
+            rows.append({"input": f"{reuters.get('folder', '')}/{name}", "sha256": sha,
+                         "route": "pinned in config", "canonical table sha256": ""})
     return pd.DataFrame(rows)
 
 
