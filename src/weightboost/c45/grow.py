@@ -17,8 +17,8 @@ from numba import njit
 
 from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import make_scratch, move_threshold, select_split
-from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, class_totals,
-                                  grow_nodes, store_instances)
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, grow_nodes,
+                                  new_tree, open_node, partition)
 
 
 @njit(cache=True)
@@ -27,17 +27,9 @@ def grow(XT, y, n_classes, nominal, n_values, num_slot, w_root, root_orders, roo
     """Grow the unpruned tree. ``XT``: training matrix transposed (attributes × rows)."""
     n = XT.shape[1]
     n_numeric = root_orders.shape[0]
-    capacity = 64
-    node_int = np.full((capacity, 3), -1, dtype=np.int32)
-    node_float = np.zeros((capacity, 2))
-    empty = np.zeros(capacity, dtype=np.bool_)
-    dist = np.zeros((capacity, n_classes))
-    inst = np.zeros((capacity, 2), dtype=np.int64)
-    store_rows = np.empty(4 * n + 16, dtype=np.int32)
-    store_w = np.empty(4 * n + 16)
+    node_int, node_float, empty, dist, inst, store_rows, store_w = new_tree(n_classes, n)
     used = 0
     n_nodes = 1
-    node_float[0, SHARE] = 1.0
 
     rows0 = np.arange(n).astype(np.int32)
     root_slots = np.arange(n_numeric)
@@ -54,17 +46,9 @@ def grow(XT, y, n_classes, nominal, n_values, num_slot, w_root, root_orders, roo
     while len(stack) > 0:
         node, rows, w, orders, values, n_known, slots = stack.pop()
         m = rows.shape[0]
-        local_y = np.empty(m, dtype=np.int64)
-        for i in range(m):
-            local_y[i] = y[rows[i]]
-        totals = class_totals(y, rows, w, n_classes)
-        dist[node] = totals
+        local_y, totals, store_rows, store_w, used = open_node(
+            node, y, rows, w, n_classes, node_int, empty, dist, inst, store_rows, store_w, used)
         total = totals.sum()
-        empty[node] = abs(total) < SMALL
-        store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
-        inst[node, 0] = start
-        inst[node, 1] = m
-        node_int[node, NCHILD] = 0
         # numeric attributes that can still be cut here (and so perhaps below)
         position[:] = -1
         n_live = 0
@@ -99,33 +83,9 @@ def grow(XT, y, n_classes, nominal, n_values, num_slot, w_root, root_orders, roo
                 known_weight[b] += w[i]
         share = known_weight / known_weight.sum()
 
-        # sizes and instance lists of the children
-        count = np.zeros(n_branches, dtype=np.int64)
-        for i in range(m):
-            if branch[i] >= 0:
-                count[branch[i]] += 1
-            else:
-                for b in range(n_branches):
-                    if share[b] > SMALL:
-                        count[b] += 1
-        local = np.full((m, n_branches), -1, dtype=np.int32)
-        child_rows = [np.empty(count[b], dtype=np.int32) for b in range(n_branches)]
-        child_w = [np.empty(count[b]) for b in range(n_branches)]
+        child_rows, child_w, local = partition(rows, w, branch, share, n_branches)
+        count = np.array([len(r) for r in child_rows], dtype=np.int64)
         fill = np.zeros(n_branches, dtype=np.int64)
-        for i in range(m):
-            if branch[i] >= 0:
-                b = branch[i]
-                local[i, b] = fill[b]
-                child_rows[b][fill[b]] = rows[i]
-                child_w[b][fill[b]] = w[i]
-                fill[b] += 1
-            else:
-                for b in range(n_branches):
-                    if share[b] > SMALL:
-                        local[i, b] = fill[b]
-                        child_rows[b][fill[b]] = rows[i]
-                        child_w[b][fill[b]] = w[i] * share[b]
-                        fill[b] += 1
         # partition the sorted order of every numeric attribute still live here
         child_slots = np.empty(n_live, dtype=np.int64)
         child_orders = [np.empty((n_live, count[b]), dtype=np.int32)

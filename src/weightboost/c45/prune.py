@@ -14,7 +14,7 @@ from numba import njit
 
 from weightboost.c45.criteria import SMALL, estimated_errors
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, class_totals,
-                                  store_instances)
+                                  partition, store_instances)
 
 
 @njit(cache=True)
@@ -70,29 +70,7 @@ def _route(XT, nominal, node_int, node_float, k, rows, w):
         bag[b] += node_float[first + b, SHARE] * missing
     total = bag.sum()
     share = bag / total if total > 0 else np.zeros(n_branches)
-    count = np.zeros(n_branches, dtype=np.int64)
-    for i in range(m):
-        if branch[i] >= 0:
-            count[branch[i]] += 1
-        else:
-            for b in range(n_branches):
-                if share[b] > SMALL:
-                    count[b] += 1
-    child_rows = [np.empty(count[b], dtype=np.int32) for b in range(n_branches)]
-    child_w = [np.empty(count[b]) for b in range(n_branches)]
-    fill = np.zeros(n_branches, dtype=np.int64)
-    for i in range(m):
-        if branch[i] >= 0:
-            b = branch[i]
-            child_rows[b][fill[b]] = rows[i]
-            child_w[b][fill[b]] = w[i]
-            fill[b] += 1
-        else:
-            for b in range(n_branches):
-                if share[b] > SMALL:
-                    child_rows[b][fill[b]] = rows[i]
-                    child_w[b][fill[b]] = w[i] * share[b]
-                    fill[b] += 1
+    child_rows, child_w, _ = partition(rows, w, branch, share, n_branches)
     return child_rows, child_w, share
 
 

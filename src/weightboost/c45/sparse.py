@@ -12,18 +12,13 @@ values. Pruning and prediction use the dense rows, as for dense input.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import SMALL, gain_from_entropies, lnfunc, old_ent
-from weightboost.c45.split import move_threshold
-from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, class_totals, grow_nodes,
-                                  store_instances)
-
-LOG2 = math.log(2.0)
-
+from weightboost.c45.criteria import SMALL, old_ent
+from weightboost.c45.split import finish_numeric, min_split_weight, move_threshold, two_way_gain
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, grow_nodes, new_tree,
+                                  open_node)
 
 @njit(cache=True)
 def sparse_numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight, min_obj,
@@ -34,11 +29,7 @@ def sparse_numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_
     for k in range(c):
         entry_totals[local_y[loc[k]]] += w[loc[k]]
     known = node_weight
-    min_split = 0.1 * known / n_classes
-    if min_split - min_obj < SMALL:
-        min_split = min_obj
-    elif min_split - 25.0 > SMALL:
-        min_split = 25.0
+    min_split = min_split_weight(known, n_classes, min_obj)
     if m - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
     n_zero = m - c
@@ -83,11 +74,8 @@ def sparse_numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_
         if value + 1e-5 < following:
             right_weight = known - left_weight
             if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                acc = 0.0
-                for j in range(n_classes):
-                    acc += lnfunc(left[j]) + lnfunc(right[j])
-                after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
-                gain = gain_from_entropies(default_ent, after, known, node_weight)
+                gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
+                                    node_weight)
                 if gain - best_gain > SMALL:
                     best_gain = gain
                     best_low = value
@@ -95,20 +83,10 @@ def sparse_numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_
                     best_left_weight = left_weight
                     found = True
                 tries += 1
-    if tries == 0:
+    if not found:  # no cut gained more than 1e-6: invalid whatever MDL says
         return False, 0.0, 0.0, 0.0
-    if use_mdl:
-        best_gain -= math.log(tries) / LOG2 / node_weight
-    if best_gain < SMALL or not found:
-        return False, 0.0, 0.0, 0.0
-    cut = (best_low + best_high) / 2.0
-    if cut == best_high:
-        cut = best_low
-    info = (lnfunc(node_weight) - lnfunc(best_left_weight)
-            - lnfunc(known - best_left_weight)) / LOG2
-    if abs(info) < SMALL:
-        return True, best_gain, 0.0, cut
-    return True, best_gain, best_gain / (info / node_weight), cut
+    return finish_numeric(best_gain, tries, node_weight, known, use_mdl, best_low, best_high,
+                          best_left_weight)
 
 
 @njit(cache=True)
@@ -117,17 +95,9 @@ def grow_sparse(n, d, y, n_classes, w_root, col_ptr, col_rows, col_vals, thr_ptr
     """Grow the unpruned tree from sorted CSC columns (``col_*``) of an n × d matrix; ``thr_*``
     hold each attribute's sorted distinct training values, zero included, for the threshold
     move."""
-    capacity = 64
-    node_int = np.full((capacity, 3), -1, dtype=np.int32)
-    node_float = np.zeros((capacity, 2))
-    empty = np.zeros(capacity, dtype=np.bool_)
-    dist = np.zeros((capacity, n_classes))
-    inst = np.zeros((capacity, 2), dtype=np.int64)
-    store_rows = np.empty(4 * n + 16, dtype=np.int32)
-    store_w = np.empty(4 * n + 16)
+    node_int, node_float, empty, dist, inst, store_rows, store_w = new_tree(n_classes, n)
     used = 0
     n_nodes = 1
-    node_float[0, SHARE] = 1.0
     left = np.empty(n_classes)
     right = np.empty(n_classes)
     entry_totals = np.empty(n_classes)
@@ -141,17 +111,9 @@ def grow_sparse(n, d, y, n_classes, w_root, col_ptr, col_rows, col_vals, thr_ptr
     while len(stack) > 0:
         node, rows, w, ptr, loc, vals, slots = stack.pop()
         m = rows.shape[0]
-        local_y = np.empty(m, dtype=np.int64)
-        for i in range(m):
-            local_y[i] = y[rows[i]]
-        totals = class_totals(y, rows, w, n_classes)
-        dist[node] = totals
+        local_y, totals, store_rows, store_w, used = open_node(
+            node, y, rows, w, n_classes, node_int, empty, dist, inst, store_rows, store_w, used)
         total = totals.sum()
-        empty[node] = abs(total) < SMALL
-        store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
-        inst[node, 0] = start
-        inst[node, 1] = m
-        node_int[node, NCHILD] = 0
         n_slots = slots.shape[0]
         live = np.zeros(n_slots, dtype=np.bool_)
         n_live = 0

@@ -28,6 +28,48 @@ from weightboost.c45.criteria import SMALL, gain_from_entropies, gain_ratio, lnf
 LOG2 = math.log(2.0)
 
 
+@njit(cache=True, inline="always")
+def min_split_weight(known, n_classes, min_obj):
+    """Release 8's minimum weight on each side of a numeric cut: 0.1·K/classes in
+    [minNumObj, 25]."""
+    value = 0.1 * known / n_classes
+    if value - min_obj < SMALL:
+        return min_obj
+    if value - 25.0 > SMALL:
+        return 25.0
+    return value
+
+
+@njit(cache=True, inline="always")
+def two_way_gain(left, right, left_weight, right_weight, default_ent, known, node_weight):
+    """Info gain of a binary cut with these class weights on each side."""
+    acc = 0.0
+    for j in range(left.shape[0]):
+        acc += lnfunc(left[j]) + lnfunc(right[j])
+    after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
+    return gain_from_entropies(default_ent, after, known, node_weight)
+
+
+@njit(cache=True, inline="always")
+def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, left_weight):
+    """MDL correction, the midpoint cut and the gain ratio of the best numeric cut found
+    between the values ``low`` and ``high``; returns (valid, gain, gain ratio, cut)."""
+    if tries == 0:
+        return False, 0.0, 0.0, 0.0
+    if use_mdl:
+        best_gain -= math.log(tries) / LOG2 / node_weight
+    if best_gain < SMALL:
+        return False, 0.0, 0.0, 0.0
+    cut = (low + high) / 2.0
+    if cut == high:
+        cut = low
+    info = (lnfunc(node_weight) - lnfunc(node_weight - known) - lnfunc(left_weight)
+            - lnfunc(known - left_weight)) / LOG2
+    if known <= SMALL or abs(info) < SMALL:
+        return True, best_gain, 0.0, cut
+    return True, best_gain, best_gain / (info / node_weight), cut
+
+
 @njit(cache=True)
 def numeric_split(values, order, local_y, w, n_known, n_classes, node_totals, node_weight,
                   min_obj, use_mdl, left, right):
@@ -47,11 +89,7 @@ def numeric_split(values, order, local_y, w, n_known, n_classes, node_totals, no
     known = 0.0
     for j in range(n_classes):
         known += right[j]
-    min_split = 0.1 * known / n_classes
-    if min_split - min_obj < SMALL:
-        min_split = min_obj
-    elif min_split - 25.0 > SMALL:
-        min_split = 25.0
+    min_split = min_split_weight(known, n_classes, min_obj)
     if n_known - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
     default_ent = old_ent(right)
@@ -70,32 +108,17 @@ def numeric_split(values, order, local_y, w, n_known, n_classes, node_totals, no
         if values[k] + 1e-5 < values[k + 1]:
             right_weight = known - left_weight
             if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                acc = 0.0
-                for j in range(n_classes):
-                    acc += lnfunc(left[j]) + lnfunc(right[j])
-                after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
-                gain = gain_from_entropies(default_ent, after, known, node_weight)
+                gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
+                                    node_weight)
                 if gain - best_gain > SMALL:
                     best_gain = gain
                     split_index = k
                     best_left_weight = left_weight
                 tries += 1
-    if tries == 0:
+    if split_index < 0:  # no cut gained more than 1e-6: invalid whatever MDL says
         return False, 0.0, 0.0, 0.0
-    if use_mdl:
-        best_gain -= math.log(tries) / LOG2 / node_weight
-    if best_gain < SMALL:
-        return False, 0.0, 0.0, 0.0
-    low = values[split_index]
-    high = values[split_index + 1]
-    cut = (low + high) / 2.0
-    if cut == high:
-        cut = low
-    info = (lnfunc(node_weight) - lnfunc(node_weight - known) - lnfunc(best_left_weight)
-            - lnfunc(known - best_left_weight)) / LOG2
-    if known <= SMALL or abs(info) < SMALL:
-        return True, best_gain, 0.0, cut
-    return True, best_gain, best_gain / (info / node_weight), cut
+    return finish_numeric(best_gain, tries, node_weight, known, use_mdl, values[split_index],
+                          values[split_index + 1], best_left_weight)
 
 
 @njit(cache=True)

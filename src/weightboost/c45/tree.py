@@ -18,8 +18,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from weightboost.c45.criteria import SMALL
+
 ATTR, FIRST, NCHILD = 0, 1, 2
 THRESH, SHARE = 0, 1
+
+
+@njit(cache=True)
+def new_tree(n_classes, n_rows):
+    """Empty node arrays (root allocated, share 1) and an instance store sized for n_rows."""
+    capacity = 64
+    node_int = np.full((capacity, 3), -1, dtype=np.int32)
+    node_float = np.zeros((capacity, 2))
+    node_float[0, SHARE] = 1.0
+    empty = np.zeros(capacity, dtype=np.bool_)
+    dist = np.zeros((capacity, n_classes))
+    inst = np.zeros((capacity, 2), dtype=np.int64)
+    store_rows = np.empty(4 * n_rows + 16, dtype=np.int32)
+    store_w = np.empty(4 * n_rows + 16)
+    return node_int, node_float, empty, dist, inst, store_rows, store_w
 
 
 @njit(cache=True)
@@ -74,6 +91,63 @@ def class_totals(y, rows, w, n_classes):
     for i in range(rows.shape[0]):
         out[y[rows[i]]] += w[i]
     return out
+
+
+@njit(cache=True)
+def open_node(node, y, rows, w, n_classes, node_int, empty, dist, inst, store_rows, store_w,
+              used):
+    """Record a new node's class weights and instances (a leaf until it is split); returns
+    (classes of its instances, class totals, store_rows, store_w, used)."""
+    m = rows.shape[0]
+    local_y = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        local_y[i] = y[rows[i]]
+    totals = class_totals(y, rows, w, n_classes)
+    dist[node] = totals
+    empty[node] = abs(totals.sum()) < SMALL
+    store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
+    inst[node, 0] = start
+    inst[node, 1] = m
+    node_int[node, NCHILD] = 0
+    return local_y, totals, store_rows, store_w, used
+
+
+@njit(cache=True)
+def partition(rows, w, branch, share, n_branches):
+    """Split a node's instances between its branches (Weka's ClassifierSplitModel.split).
+
+    ``branch[i]`` is instance i's branch, or -1 for a missing value: such an instance goes to
+    every branch whose share exceeds 1e-6, with its weight times the share (a fractional
+    instance). Returns the children's rows and weights, and ``local[i, b]``, the position of
+    instance i in child b (-1 if absent)."""
+    m = rows.shape[0]
+    count = np.zeros(n_branches, dtype=np.int64)
+    for i in range(m):
+        if branch[i] >= 0:
+            count[branch[i]] += 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    count[b] += 1
+    local = np.full((m, n_branches), -1, dtype=np.int32)
+    child_rows = [np.empty(count[b], dtype=np.int32) for b in range(n_branches)]
+    child_w = [np.empty(count[b]) for b in range(n_branches)]
+    fill = np.zeros(n_branches, dtype=np.int64)
+    for i in range(m):
+        if branch[i] >= 0:
+            b = branch[i]
+            local[i, b] = fill[b]
+            child_rows[b][fill[b]] = rows[i]
+            child_w[b][fill[b]] = w[i]
+            fill[b] += 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    local[i, b] = fill[b]
+                    child_rows[b][fill[b]] = rows[i]
+                    child_w[b][fill[b]] = w[i] * share[b]
+                    fill[b] += 1
+    return child_rows, child_w, local
 
 
 @njit(cache=True)
