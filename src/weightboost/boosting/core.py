@@ -162,7 +162,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction -------------------------------------------------------------------------
     def _tree_outputs(self, X):
         check_is_fitted(self, "estimators_")
-        if not isinstance(X, C45Data):
+        if self.estimators_ and isinstance(self.estimators_[0], C45) \
+                and not isinstance(X, C45Data):
+            # the trees share the training encoding: encode the rows once, not once per tree
+            X = self.estimators_[0].encode(X)
+        elif not isinstance(X, C45Data):
             if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
                 X = np.asarray(X.toarray(), dtype=np.float64)
             X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,

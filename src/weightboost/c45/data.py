@@ -14,6 +14,27 @@ import numpy as np
 import pandas as pd
 
 
+@dataclass(frozen=True)
+class Encoding:
+    """How a training set's attributes are encoded: what new rows must be encoded like."""
+
+    columns: tuple                # attribute names (DataFrame columns, or 0..d-1)
+    nominal: np.ndarray           # (d,) bool
+    categories: tuple             # per attribute: tuple of category labels, or None
+
+
+@dataclass(frozen=True, eq=False)
+class EncodedRows:
+    """Rows already encoded like a training set (``Encoding.encode``): a tree reads them as
+    they are. Boosting encodes test rows once for all its trees."""
+
+    X: np.ndarray
+
+    @property
+    def shape(self):
+        return self.X.shape
+
+
 @dataclass(frozen=True, eq=False)
 class C45Data:
     X: np.ndarray                 # (n, d) float64, C order; nominal columns hold codes
@@ -34,6 +55,10 @@ class C45Data:
 
     def __len__(self):
         return self.X.shape[0]
+
+    @property
+    def encoding(self) -> Encoding:
+        return Encoding(self.columns, self.nominal, self.categories)
 
 
 def _encode(X, nominal_features=None):
@@ -137,9 +162,9 @@ def prepare(X, nominal_features=None) -> C45Data:
                    np.ascontiguousarray(sorted_values.reshape(len(numeric), n)))
 
 
-def encode_like(data: C45Data, X) -> np.ndarray:
+def encode_like(data: Encoding, X) -> np.ndarray:
     """Encode new rows with the categories and columns of the training data."""
-    if isinstance(X, C45Data):
+    if isinstance(X, (C45Data, EncodedRows)):
         return X.X
     if hasattr(X, "toarray"):
         return np.asarray(X.toarray(), dtype=np.float64)

@@ -11,7 +11,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.c45.criteria import z_for_confidence
-from weightboost.c45.data import C45Data, encode_like, prepare
+from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare
 from weightboost.c45.grow import grow
 from weightboost.c45.predict import apply_leaves, predict_distribution
 from weightboost.c45.prune import collapse, prune
@@ -131,7 +131,7 @@ class C45(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight sums to zero")
         self.n_features_in_ = data.X.shape[1]
         self._nominal = data.nominal
-        self._encoding = _Encoding(data)
+        self._encoding = data.encoding
         self.tree_ = self._build(data, y_index.astype(np.int64), weights)
         return self
 
@@ -156,17 +156,22 @@ class C45(ClassifierMixin, BaseEstimator):
     # -- prediction -------------------------------------------------------------------------
     def _encode_predict(self, X):
         check_is_fitted(self, "tree_")
-        if isinstance(X, C45Data):
+        if isinstance(X, (C45Data, EncodedRows)):
             matrix = X.X
         elif isinstance(X, pd.DataFrame) or hasattr(X, "toarray"):
-            matrix = encode_like(self._encoding.data, X)
+            matrix = encode_like(self._encoding, X)
         else:
             matrix = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
-            matrix = encode_like(self._encoding.data, matrix)
+            matrix = encode_like(self._encoding, matrix)
         if matrix.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {matrix.shape[1]} features, but C45 is expecting "
                              f"{self.n_features_in_} features as input")
         return np.ascontiguousarray(matrix, dtype=np.float64)
+
+    def encode(self, X) -> EncodedRows:
+        """X encoded like the training data, once: every tree fitted on the same training set
+        (a boosted ensemble) can then predict from it without encoding again."""
+        return EncodedRows(self._encode_predict(X))
 
     def predict_proba(self, X):
         matrix = self._encode_predict(X)
@@ -198,7 +203,7 @@ class C45(ClassifierMixin, BaseEstimator):
     def export_text(self, feature_names=None, decimals=3):
         """The tree in J48's indented text form."""
         check_is_fitted(self, "tree_")
-        names = feature_names or [str(c) for c in self._encoding.data.columns]
+        names = feature_names or [str(c) for c in self._encoding.columns]
         t, lines = self.tree_, []
 
         def leaf(k):
@@ -211,7 +216,7 @@ class C45(ClassifierMixin, BaseEstimator):
             for c in range(t.node_int[k, NCHILD]):
                 child = t.node_int[k, FIRST] + c
                 if self._nominal[a]:
-                    test = f"{names[a]} = {self._encoding.data.categories[a][c]}"
+                    test = f"{names[a]} = {self._encoding.categories[a][c]}"
                 else:
                     op = "<=" if c == 0 else ">"
                     test = f"{names[a]} {op} {t.node_float[k, THRESH]:.{decimals + 3}g}"
@@ -232,13 +237,3 @@ class C45(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-
-class _Encoding:
-    """The training encoding without the training rows' sorted orders (kept small)."""
-
-    def __init__(self, data: C45Data):
-        self.data = C45Data(np.empty((0, data.X.shape[1])), np.empty((data.X.shape[1], 0)),
-                            data.nominal, data.n_values,
-                            data.categories, data.columns, data.num_slot,
-                            np.empty((0, 0), dtype=np.int32), data.n_known,
-                            np.empty((0, 0)), None)
