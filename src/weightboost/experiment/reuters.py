@@ -25,6 +25,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from weightboost.experiment.learners import make_learner
 
+T_RULES = ("paper", "cv", "best")
 F1_COLUMNS = ["category", "algorithm", "t_rule", "T", "precision", "recall", "f1", "rounds",
               "n_train_positive", "n_test_positive"]
 CURVE_COLUMNS = ["category", "algorithm", "T", "precision", "recall", "f1"]
@@ -64,7 +65,7 @@ def run_cell(X_train, X_test, y_train, y_test, category: str, algorithm: str, sp
     if not booster:
         p, r, f = prf(model.predict(X_test) == 1, truth)
         rows = [{**base, "t_rule": rule, "T": 1, "precision": p, "recall": r, "f1": f,
-                 "rounds": 1} for rule in ("paper", "cv", "best")]
+                 "rounds": 1} for rule in T_RULES]
         curve = [{"category": category, "algorithm": algorithm, "T": 1, "precision": p,
                   "recall": r, "f1": f}]
         return pd.DataFrame(rows, columns=F1_COLUMNS), pd.DataFrame(curve, columns=CURVE_COLUMNS)
@@ -79,7 +80,7 @@ def run_cell(X_train, X_test, y_train, y_test, category: str, algorithm: str, sp
     if paper is not None and int(paper) <= rounds:  # a T beyond the run has no F1 to report
         chosen["paper"] = int(paper)
     rows = []
-    for rule in ("paper", "cv", "best"):
+    for rule in T_RULES:
         if rule in chosen:
             T = chosen[rule]
             p, r, f = scores[T - 1]

@@ -12,6 +12,8 @@ import io
 import numpy as np
 import pandas as pd
 
+from weightboost.experiment.reuters import T_RULES
+
 SUMMARY_COLUMNS = ["dataset", "noise", "algorithm", "n_folds", "error_mean", "error_sd",
                    "rounds_mean"]
 
@@ -22,17 +24,28 @@ def to_csv_bytes(frame: pd.DataFrame) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def order_rows(frame: pd.DataFrame, datasets, algorithms, keys) -> pd.DataFrame:
-    rank_d = {d: i for i, d in enumerate(datasets)}
-    rank_a = {a: i for i, a in enumerate(algorithms)}
-    frame = frame.assign(_d=frame["dataset"].map(rank_d), _a=frame["algorithm"].map(rank_a))
-    return frame.sort_values(["_d", "noise", "_a", *keys], kind="stable").drop(
-        columns=["_d", "_a"]).reset_index(drop=True)
+def order_rows(frame: pd.DataFrame, order) -> pd.DataFrame:
+    """Rows sorted by ``order``: (column, ranking) pairs, most significant first. A ranking
+    lists the column's values in the wanted order (the config's); None sorts by value."""
+    keys, ranks = [], {}
+    for k, (column, ranking) in enumerate(order):
+        if ranking is None:
+            keys.append(column)
+        else:
+            ranks[f"_rank{k}"] = frame[column].map({v: i for i, v in enumerate(ranking)})
+            keys.append(f"_rank{k}")
+    return frame.assign(**ranks).sort_values(keys, kind="stable").drop(
+        columns=list(ranks)).reset_index(drop=True)
+
+
+def uci_order(datasets, algorithms, *keys):
+    return [("dataset", datasets), ("noise", None), ("algorithm", algorithms),
+            *[(key, None) for key in keys]]
 
 
 def combine_folds(cell_frames, datasets, algorithms) -> pd.DataFrame:
     frame = pd.concat(cell_frames, ignore_index=True)
-    return order_rows(frame, datasets, algorithms, ["repeat", "fold"])
+    return order_rows(frame, uci_order(datasets, algorithms, "repeat", "fold"))
 
 
 def summarise(folds: pd.DataFrame, datasets, algorithms) -> pd.DataFrame:
@@ -41,4 +54,12 @@ def summarise(folds: pd.DataFrame, datasets, algorithms) -> pd.DataFrame:
                           error_sd=("error", lambda e: float(np.std(e, ddof=1))
                                     if len(e) > 1 else float("nan")),
                           rounds_mean=("rounds", "mean")).reset_index()
-    return order_rows(summary, datasets, algorithms, [])[SUMMARY_COLUMNS]
+    return order_rows(summary, uci_order(datasets, algorithms))[SUMMARY_COLUMNS]
+
+
+def combine_reuters(f1_frames, curve_frames, categories, algorithms):
+    """The Reuters cells as (F1 table, curve table), in the config's order."""
+    by_cell = [("category", categories), ("algorithm", algorithms)]
+    f1 = order_rows(pd.concat(f1_frames, ignore_index=True), by_cell + [("t_rule", T_RULES)])
+    curves = order_rows(pd.concat(curve_frames, ignore_index=True), by_cell + [("T", None)])
+    return f1, curves

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from weightboost.experiment.reuters import T_RULES
 from weightboost.report.reference import DISPLAY, table2, table3, table4
 
 PAPER_UCI = ["C4.5", "AdaBoost", "WeightDecay", "EpsilonBoost", "WeightBoost"]
@@ -52,7 +53,7 @@ def table_3(f1: pd.DataFrame, reference) -> pd.DataFrame:
     published = table3(reference)
     rows = []
     base = f1[(f1.algorithm == "C4.5") & (f1.t_rule == "paper")].set_index("category").f1
-    for rule in ("paper", "cv", "best"):
+    for rule in T_RULES:
         for r in f1[f1.t_rule == rule].itertuples():
             c45 = base.get(r.category)
             paper = published.get((r.category, r.algorithm))
