@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from conftest import CLOSED_URL, FIXTURE_MIRROR
-from weightboost.data.download import RetryPolicy, http_get
+from weightboost.data.download import DownloadError, RetryPolicy, http_get
 from weightboost.data.fetch import FetchSettings, fetch_raw, resolve_mirror
 from weightboost.data.uci import DatasetSpec
 from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
@@ -74,7 +74,7 @@ def test_legacy_url_with_retry_after_server_errors(tmp_path, iono, http_server):
 
 def test_backoff_doubles():
     waits = []
-    with pytest.raises(Exception):
+    with pytest.raises(DownloadError, match="network error"):
         http_get(CLOSED_URL + "/x", RetryPolicy(attempts=4, backoff_seconds=0.5,
                                                 timeout_seconds=1), sleep=waits.append)
     assert waits == [0.5, 1.0, 2.0]

@@ -1,7 +1,6 @@
 """The result-table regression (issue: CI must fail, with a readable diff, when a number moves),
 determinism of whole runs, and resuming a killed run."""
 
-import copy
 import io
 import os
 import signal

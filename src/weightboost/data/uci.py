@@ -18,6 +18,7 @@ sidecar records the attribute kinds, label mapping, counts and checksums.
 from __future__ import annotations
 
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.errors import ConfigError, InputFileError
+from weightboost.errors import ChecksumError, ConfigError, InputFileError
 from weightboost.fileio import sha256_bytes, write_bytes_atomic, write_json_atomic
 
 LABEL = "label"
@@ -223,8 +224,6 @@ def write_canonical(raw_path, receipt: dict, spec: DatasetSpec, csv_path, sideca
     table, table_bytes = build_canonical(raw_path.read_bytes(), spec, str(raw_path))
     digest = sha256_bytes(table_bytes)
     if receipt.get("verified") == "table":
-        from weightboost.errors import ChecksumError
-
         if spec.table_sha256 is None:
             raise ConfigError(f"dataset {spec.name} came from {receipt.get('route')} but "
                               f"{spec.key('table_sha256')} is not set, so the copy cannot be "
@@ -246,8 +245,6 @@ def write_canonical(raw_path, receipt: dict, spec: DatasetSpec, csv_path, sideca
 
 def load_table(csv_path, sidecar: dict | None = None):
     """Load a canonical table as (X, y): X a DataFrame whose nominal columns are categorical."""
-    import json
-
     csv_path = Path(csv_path)
     if sidecar is None:
         sidecar = json.loads(csv_path.with_suffix(".json").read_text())

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from weightboost.fileio import write_text_atomic
 from weightboost.report import claims as claim_checks
 from weightboost.report import figures, provenance, tables
 from weightboost.report.document import Document
-from weightboost.report.reference import load_reference
+from weightboost.report.reference import DISPLAY, load_reference
 
 ORDER = ["C4.5", "AdaBoost", "WeightDecay", "EpsilonBoost", "WeightBoost"]
 
@@ -137,8 +136,6 @@ def _ordered(frame: pd.DataFrame, extra_last=False) -> pd.DataFrame:
 
 
 def _rounds(t2: pd.DataFrame) -> pd.DataFrame:
-    from weightboost.report.reference import DISPLAY
-
     frame = t2.pivot_table(index="dataset", columns="algorithm", values="rounds_mean",
                            sort=False).round(1)
     frame.index = pd.Index([DISPLAY.get(d, d) for d in frame.index], name="dataset")
@@ -151,7 +148,7 @@ def noise_duels(summary, folds, datasets) -> list[str]:
     parts = []
     for noise in sorted(summary.noise.unique()):
         duel = claim_checks.uci_duel(summary, folds, noise, "AdaBoost", datasets)
-        w, t, l = claim_checks._counts(duel)
+        w, t, l = claim_checks.counts(duel)
         significant = int(((duel.outcome == "win") & (duel.wilcoxon_p < 0.05)).sum()) \
             if len(duel) else 0
         parts.append(f"{int(round(100 * noise))} %: {w}/{t}/{l} ({significant} significant)")

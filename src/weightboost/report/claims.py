@@ -47,7 +47,7 @@ def uci_duel(summary, folds, noise, other, datasets):
     return pd.DataFrame(rows)
 
 
-def _counts(frame):
+def counts(frame):
     if "outcome" not in frame:
         return 0, 0, 0
     c = frame.outcome.value_counts()
@@ -61,26 +61,26 @@ def evaluate(claims, summary, folds, f1, datasets) -> list[dict]:
         result = {"claim": claim}
         if claim.startswith("Table 2: WeightBoost has lower error than AdaBoost"):
             duel = uci_duel(summary, folds, 0.0, "AdaBoost", datasets)
-            w, t, l = _counts(duel)
+            w, t, l = counts(duel)
             result.update(holds=w == len(duel), needed=f"{len(duel)} wins of {len(duel)}")
         elif claim.startswith("Table 2: WeightBoost has lower error than Weight Decay"):
             duel = uci_duel(summary, folds, 0.0, "WeightDecay", datasets)
-            w, t, l = _counts(duel)
+            w, t, l = counts(duel)
             result.update(holds=w >= 6, needed="at least 6 wins of 8")
         elif claim.startswith("Table 2: WeightBoost outperforms epsilon-Boost"):
             duel = uci_duel(summary, folds, 0.0, "EpsilonBoost", datasets)
-            w, t, l = _counts(duel)
+            w, t, l = counts(duel)
             result.update(holds=w >= 7, needed="at least 7 wins of 8")
         elif claim.startswith("Table 3: WeightBoost beats AdaBoost in F1"):
             duel = reuters_duel(f1, "paper")
-            w, t, l = _counts(duel)
+            w, t, l = counts(duel)
             cv = reuters_duel(f1, "cv")
             result.update(holds=w >= 7, needed="at least 7 wins of 10 (at the paper's T)",
                           also=f"with T chosen by CV on the training split: "
-                               f"{'/'.join(map(str, _counts(cv)))} (win/tie/loss)")
+                               f"{'/'.join(map(str, counts(cv)))} (win/tie/loss)")
         elif claim.startswith("Table 4 / Figure 1"):
             duel = uci_duel(summary, folds, 0.1, "AdaBoost", datasets)
-            w, t, l = _counts(duel)
+            w, t, l = counts(duel)
             overfit = overfitting(summary, 0.1, ["german", "breast_cancer", "cmc"])
             result.update(holds=(w == len(duel)) and all(overfit.values()),
                           needed=f"{len(duel)} wins of {len(duel)} at 10 % noise, and AdaBoost "
