@@ -108,7 +108,7 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
             if para.strip() and not para.startswith("#"):
                 doc.paragraph(" ".join(para.split()))
     doc.heading("Provenance")
-    doc.paragraph(f"Git commit: `{provenance.git_commit(workdir)}`.")
+    doc.paragraph(f"Git commit: `{provenance.git_commit(workdir, out)}`.")
     doc.table(pd.DataFrame(sorted(provenance.versions().items()),
                            columns=["package", "version"]), index=False)
     checksums = provenance.input_checksums(workdir, config)

@@ -24,12 +24,16 @@ def versions() -> dict[str, str]:
     return out
 
 
-def git_commit(root: Path) -> str:
+def git_commit(root: Path, own_output: Path | None = None) -> str:
+    """HEAD, flagged when tracked files differ from it; ``own_output`` (the report's directory,
+    which Snakemake empties before rebuilding it) does not count."""
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                                 text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, capture_output=True, text=True).stdout.strip()
+        command = ["git", "status", "--porcelain", "--untracked-files=no"]
+        if own_output is not None:
+            command += ["--", ".", f":(exclude){Path(own_output).resolve()}"]
+        dirty = subprocess.run(command, cwd=root, capture_output=True, text=True).stdout.strip()
         return commit + (" (with uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
