@@ -50,6 +50,10 @@ def mirror_dir() -> Path:
 
 @pytest.fixture
 def fixture_config(main_config) -> dict:
+    return make_fixture_config(main_config)
+
+
+def make_fixture_config(main_config: dict) -> dict:
     """The project's own dataset specs, restricted to the fixture datasets and re-pinned to
     the fixture files; every network source points at a closed loopback port."""
     pins = yaml.safe_load((FIXTURE_MIRROR / "PINS.yaml").read_text())
@@ -61,6 +65,10 @@ def fixture_config(main_config) -> dict:
                          "stopwords": {**config["reuters"]["stopwords"],
                                        "sha256": reuters["stopwords"]},
                          "remotes": [{"url": CLOSED_URL + "/reuters21578.tar.gz"}],
+                         "nltk_package": {**config["reuters"]["nltk_package"],
+                                          "sha256": reuters["nltk_package"],
+                                          "remotes": [{"url": CLOSED_URL + "/reuters.zip"}]},
+                         "exclude_newids": [],
                          "expected": FIXTURE_REUTERS_EXPECTED}
     config["mirror"] = str(FIXTURE_MIRROR)
     config["download"] = {**config.get("download", {}), "uci_legacy_url": CLOSED_URL,

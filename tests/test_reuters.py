@@ -1,9 +1,12 @@
 """The Reuters stage on a hand-made SGML fixture (every count and value worked out by hand) and
 on the real corpus from the mirror."""
 
+import copy
 import json
 import math
 import shutil
+import zipfile
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -11,10 +14,11 @@ import scipy.sparse as sp
 
 from conftest import FIXTURE_MIRROR, FIXTURE_REUTERS_EXPECTED, run_snakemake
 from weightboost.data.fetch import FetchSettings, fetch_file
-from weightboost.errors import ChecksumError, InputFileError
+from weightboost.errors import ChecksumError, ConfigError, InputFileError
 from weightboost.reuters.corpus import check_split, modapte
 from weightboost.reuters.features import chi2_max, count_matrix, ltc, select_terms
-from weightboost.reuters.fetch import sgml_files
+from weightboost.reuters.fetch import nltk_package_file, sgml_files
+from weightboost.reuters.nltk_package import read_package
 from weightboost.reuters.sgml import ParseReport, parse_file
 from weightboost.reuters.stage import build, load_matrices
 from weightboost.reuters.text import Analyzer, read_stopwords
@@ -153,26 +157,161 @@ def test_reuters_target_through_snakemake(tmp_path, fixture_config):
     assert (tmp_path / "benchmarks/reuters_features.tsv").is_file()
 
 
+LITERATURE_TOP_TEN = {"earn": (2877, 1087), "acq": (1650, 719), "money-fx": (538, 179),
+                      "grain": (433, 149), "crude": (389, 189), "trade": (369, 117),
+                      "interest": (347, 131), "wheat": (212, 71), "ship": (197, 89),
+                      "corn": (181, 56)}  # ALGORITHMS.md §6.2 (Joachims 1998, from the SGML)
+
+
+def real_sgml(main_config, mirror_dir):
+    options = main_config["reuters"]
+    return [mirror_dir / options["folder"] / name for name in sorted(options["sgml"])]
+
+
 def test_real_corpus(main_config, mirror_dir, tmp_path):
     options = main_config["reuters"]
-    sgml = [mirror_dir / options["folder"] / name for name in sorted(options["sgml"])]
-    stats = build(sgml, mirror_dir / options["stopwords"]["file"], options, tmp_path / "m.npz",
-                  tmp_path / "v.tsv", tmp_path / "s.json")
-    assert (stats["n_train"], stats["n_test"], stats["n_categories"]) == (7770, 3019, 90)
+    stats = build(real_sgml(main_config, mirror_dir), mirror_dir / options["stopwords"]["file"],
+                  options, tmp_path / "m.npz", tmp_path / "v.tsv", tmp_path / "s.json")
+    assert (stats["n_train"], stats["n_test"], stats["n_categories"]) == (7769, 3019, 90)
     assert (stats["modapte_train"], stats["modapte_test"]) == (9603, 3299)
+    assert stats["excluded_newids"] == [1199]
     assert stats["skipped_documents"] == [] and stats["n_documents_parsed"] == 21578
-    top = list(stats["categories"])[:10]
-    assert top == ["earn", "acq", "money-fx", "grain", "crude", "trade", "interest", "wheat",
-                   "ship", "corn"]
+    assert list(stats["categories"])[:10] == list(LITERATURE_TOP_TEN)
+    # the literature's counts, except trade: NEWID 1199 is a trade document
+    expected = {**LITERATURE_TOP_TEN, "trade": (368, 117)}
+    assert {c: (stats["categories"][c]["train"], stats["categories"][c]["test"])
+            for c in expected} == expected
     assert stats["categories_per_document"] == pytest.approx(1.235, abs=1e-3)
     X_train, X_test, *_ = load_matrices(tmp_path / "m.npz")
-    assert X_train.shape == (7770, 2000) and X_test.shape == (3019, 2000)
+    assert X_train.shape == (7769, 2000) and X_test.shape == (3019, 2000)
 
 
-def test_excluding_the_csecs_document_gives_nltks_count(main_config, mirror_dir, tmp_path):
-    options = {**main_config["reuters"], "exclude_newids": [1199],
-               "expected": {"n_train": 7769, "n_test": 3019, "n_categories": 90}}
-    sgml = [mirror_dir / options["folder"] / name for name in sorted(options["sgml"])]
-    stats = build(sgml, mirror_dir / options["stopwords"]["file"], options, tmp_path / "m.npz",
-                  tmp_path / "v.tsv", tmp_path / "s.json")
-    assert stats["categories"]["trade"] == {"train": 368, "test": 117}
+def _real_split(main_config, mirror_dir, exclude):
+    report = ParseReport()
+    for path in real_sgml(main_config, mirror_dir):
+        parse_file(path.read_bytes(), path.name, report)
+    return modapte(report.documents, exclude)
+
+
+def test_the_modapte_rule_alone_gives_7770_with_the_literatures_trade_count(main_config,
+                                                                           mirror_dir):
+    split = _real_split(main_config, mirror_dir, ())
+    assert (len(split.train), len(split.test), len(split.categories)) == (7770, 3019, 90)
+    assert {c: (split.counts[c]["train"], split.counts[c]["test"])
+            for c in LITERATURE_TOP_TEN} == LITERATURE_TOP_TEN
+
+
+def test_nltks_package_lacks_exactly_newid_1199(main_config, mirror_dir):
+    """The evidence for ``exclude_newids: [1199]`` (config/README.md). An R52 table built from
+    NLTK's package (documents with one of the 90 categories only, then the categories with a
+    training and a test document; the dataset card of mingi-sid/r52-raw) has 52 categories,
+    9,130 documents and 250 single-label trade training documents. From the SGML this holds
+    with NEWID 1199 left out, and not with it."""
+    def r52(split):
+        def single(docs):
+            kept = set(split.categories)
+            return Counter(next(iter(set(d.topics) & kept)) for d in docs
+                           if len(set(d.topics) & kept) == 1)
+        train, test = single(split.train), single(split.test)
+        both = set(train) & set(test)
+        return len(both), sum(train[c] + test[c] for c in both), train["trade"]
+
+    assert r52(_real_split(main_config, mirror_dir, [1199])) == (52, 9130, 250)
+    assert r52(_real_split(main_config, mirror_dir, [])) == (52, 9131, 251)
+
+
+def test_an_unknown_excluded_newid_is_a_config_error(tmp_path):
+    options = {"n_features": 4, "expected": FIXTURE_REUTERS_EXPECTED, "exclude_newids": [99]}
+    with pytest.raises(ConfigError, match=r"exclude_newids lists NEWID \[99\]"):
+        build(SGML, STOPWORDS, options, tmp_path / "m.npz", tmp_path / "v.tsv",
+              tmp_path / "s.json")
+    assert not any(tmp_path.iterdir())
+
+
+# -- NLTK's ApteMod package as the source -------------------------------------------------------
+PACKAGE = FIXTURE_MIRROR / "nltk_data" / "corpora" / "reuters.zip"
+
+
+def test_nltk_package_gives_the_same_matrices_as_the_sgml_files(tmp_path):
+    expected = {k: v for k, v in FIXTURE_REUTERS_EXPECTED.items() if not k.startswith("modapte")}
+    options = {"n_features": 4, "expected": FIXTURE_REUTERS_EXPECTED}
+    from_sgml = build(SGML, STOPWORDS, options, tmp_path / "a.npz", tmp_path / "a.tsv",
+                      tmp_path / "a.json")
+    from_nltk = build([PACKAGE], STOPWORDS, {**options, "source": "nltk"}, tmp_path / "b.npz",
+                      tmp_path / "b.tsv", tmp_path / "b.json")
+    assert from_nltk["source"] == "nltk" and from_nltk["modapte_train"] is None
+    for key in ("n_train", "n_test", "categories", "vocabulary_size", "categories_per_document"):
+        assert from_nltk[key] == from_sgml[key], key
+    assert (tmp_path / "a.tsv").read_text() == (tmp_path / "b.tsv").read_text()
+    with np.load(tmp_path / "a.npz") as a, np.load(tmp_path / "b.npz") as b:
+        assert sorted(a.files) == sorted(b.files)
+        for name in a.files:
+            np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+    # the asserted counts still apply: a wrong package stops the stage
+    with pytest.raises(InputFileError, match="n_train: 5, expected 6"):
+        build([PACKAGE], STOPWORDS, {**options, "source": "nltk",
+                                     "expected": {**expected, "n_train": 6}},
+              tmp_path / "c.npz", tmp_path / "c.tsv", tmp_path / "c.json")
+    assert not (tmp_path / "c.npz").exists()
+
+
+def test_nltk_package_unpacked_folder_reads_like_the_zip(tmp_path):
+    with zipfile.ZipFile(PACKAGE) as bundle:
+        bundle.extractall(tmp_path)
+    from_zip, from_dir = read_package(PACKAGE), read_package(tmp_path / "reuters")
+    assert from_zip.documents == from_dir.documents
+    docs = {d.newid: d for d in from_zip.documents}
+    assert docs[3].body.split("\n")[0].strip() == "Net profit rose 12 pct <ABC> said."  # &lt;
+    assert docs[9].body.split("\n")[0].strip() == "Profit from corn M\u00fcllers."  # 0xFC
+    assert docs[2].topics == ["grain", "corn"] and docs[8].lewissplit == "TEST"
+
+
+def test_broken_nltk_packages_are_clear_errors(tmp_path):
+    with pytest.raises(InputFileError, match="does not exist.*nltk_package.path"):
+        read_package(tmp_path / "reuters.zip")
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(InputFileError, match="bad.zip is not a zip file"):
+        read_package(tmp_path / "bad.zip")
+    truncated = tmp_path / "truncated.zip"
+    with zipfile.ZipFile(PACKAGE) as source, zipfile.ZipFile(truncated, "w") as target:
+        for info in source.infolist():
+            if info.filename != "reuters/test/9":
+                target.writestr(info, source.read(info))
+    with pytest.raises(InputFileError, match=r"member reuters/test/9 is missing"):
+        read_package(truncated)
+
+
+def test_nltk_package_is_fetched_from_the_users_copy_first(tmp_path, fixture_config):
+    options = fixture_config["reuters"]
+    settings = FetchSettings(sources=("mirror",), mirror=str(tmp_path / "empty"))
+    (tmp_path / "empty").mkdir()
+    own = tmp_path / "home" / "nltk_data" / "corpora" / "reuters.zip"
+    own.parent.mkdir(parents=True)
+    shutil.copy(PACKAGE, own)
+    raw = nltk_package_file({**options, "nltk_package": {**options["nltk_package"],
+                                                         "path": str(own)}})
+    receipt = fetch_file(raw, tmp_path / "out.zip", None, settings)
+    assert receipt["route"] == "local" and receipt["verified"] == "file"
+    # unpinned: accepted, its checksum recorded, and the receipt says so
+    unpinned = nltk_package_file({**options, "nltk_package": {**options["nltk_package"],
+                                                              "path": str(own),
+                                                              "sha256": None}})
+    receipt = fetch_file(unpinned, tmp_path / "out2.zip", None, settings)
+    assert receipt["verified"] == "unpinned" and receipt["sha256"] == raw.sha256
+    # a pinned copy that differs stops, naming the key
+    own.write_bytes(own.read_bytes() + b"\0")
+    with pytest.raises(ChecksumError, match=r"reuters\.nltk_package\.sha256"):
+        fetch_file(raw, tmp_path / "out3.zip", None, settings)
+    assert not (tmp_path / "out3.zip").exists()
+
+
+def test_reuters_target_from_nltk_package_through_snakemake(tmp_path, fixture_config):
+    config = copy.deepcopy(fixture_config)
+    config["reuters"]["source"] = "nltk"
+    result = run_snakemake(tmp_path, config, "reuters")
+    assert result.returncode == 0, result.stderr[-3000:]
+    stats = json.loads((tmp_path / "data/processed/reuters/stats.json").read_text())
+    assert stats["source"] == "nltk" and (stats["n_train"], stats["n_test"]) == (5, 2)
+    assert not list((tmp_path / "data/raw/reuters").glob("*.sgm"))  # SGML never fetched
+    receipt = json.loads((tmp_path / "data/raw/reuters/nltk/sources.json").read_text())
+    assert receipt[0]["route"] == "mirror" and receipt[0]["file"].endswith("reuters.zip")

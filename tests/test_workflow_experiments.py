@@ -21,25 +21,15 @@ def tiny_run(tmp_path_factory, request):
 
 @pytest.fixture(scope="module")
 def tiny_config(main_config):
-    import yaml
+    from conftest import make_fixture_config
 
-    from conftest import CLOSED_URL, FIXTURE_MIRROR, FIXTURE_REUTERS_EXPECTED
-
-    pins = yaml.safe_load((FIXTURE_MIRROR / "PINS.yaml").read_text())
-    reuters = pins.pop("reuters")
-    config = copy.deepcopy(main_config)
+    config = make_fixture_config(main_config)
     names = ["ionosphere", "pima", "breast_cancer"]
-    config["datasets"] = {n: {**config["datasets"][n], **pins[n]} for n in names}
-    config["mirror"] = str(FIXTURE_MIRROR)
+    config["datasets"] = {n: config["datasets"][n] for n in names}
     config["download"] = {**config["download"], "sources": ["mirror"]}
     config["experiment"] = {**config["experiment"], "datasets": names, "folds": 2,
                             "rounds": 3, "noise_levels": [0.0, 0.2],
                             "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
-    config["reuters"] = {**config["reuters"], "sgml": reuters["sgml"],
-                         "stopwords": {**config["reuters"]["stopwords"],
-                                       "sha256": reuters["stopwords"]},
-                         "remotes": [{"url": CLOSED_URL + "/r.tar.gz"}],
-                         "expected": FIXTURE_REUTERS_EXPECTED}
     config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
                                "algorithms": ["C4.5", "WeightBoost"], "rounds": 3,
                                "cv_folds": 2, "paper_rounds": {"WeightBoost": 2}}

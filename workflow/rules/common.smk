@@ -15,7 +15,7 @@ PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
 
 
 def package_code(*parts):
-    """The package modules a rule runs: declared as inputs, so that a change of the code that
+    """The package modules a job runs, declared as inputs, so that a change of the code that
     computes a result reruns exactly the jobs that depend on it."""
     files = []
     for part in parts:
@@ -36,6 +36,18 @@ def uci_spec(wildcards):
 def fetch_config():
     """The part of the config that decides where raw files come from."""
     return {"mirror": config.get("mirror"), "download": config.get("download", {})}
+
+
+# -- the Reuters stage -------------------------------------------------------------------------
+REUTERS_SGML = sorted(config["reuters"]["sgml"])
+NLTK_PACKAGE = "data/raw/reuters/nltk/reuters.zip"
+
+
+def reuters_corpus(wildcards):
+    """The corpus files the stage reads: the SGML files, or NLTK's package (reuters.source)."""
+    if config["reuters"].get("source", "sgml") == "nltk":
+        return [NLTK_PACKAGE]
+    return expand("data/raw/reuters/{name}", name=REUTERS_SGML)
 
 
 # -- the experiment grid ----------------------------------------------------------------------

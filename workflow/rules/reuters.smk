@@ -1,15 +1,13 @@
-# Reuters-21578 ApteMod stage (PROTOCOL.md §1.3): fetch and verify the 22 SGML files and NLTK's
-# stop-word package, then parse, split, select 2,000 terms by chi2max and weight them (ltc).
-
-REUTERS_SGML = sorted(config["reuters"]["sgml"])
-
+# Reuters-21578 ApteMod stage (PROTOCOL.md §1.3): fetch and verify the 22 SGML files (or, with
+# reuters.source: nltk, NLTK's ApteMod package) and NLTK's stop-word package, then parse, split,
+# select 2,000 terms by chi2max and weight them (ltc).
 
 rule fetch_reuters:
     output:
-        sgml=expand("data/raw/reuters/{name}", name=REUTERS_SGML),
-        stopwords="data/raw/reuters/stopwords.zip",
+        files=expand("data/raw/reuters/{name}", name=REUTERS_SGML),
         receipt="data/raw/reuters/sources.json",
     params:
+        kind="sgml",
         reuters=config["reuters"],
         fetch=fetch_config(),
     log:
@@ -25,17 +23,43 @@ rule fetch_reuters:
         "../scripts/fetch_reuters.py"
 
 
+use rule fetch_reuters as fetch_stopwords with:
+    output:
+        files=["data/raw/reuters/stopwords.zip"],
+        receipt="data/raw/reuters/stopwords.json",
+    params:
+        kind="stopwords",
+        reuters=config["reuters"],
+        fetch=fetch_config(),
+    log:
+        "logs/fetch_stopwords.log",
+
+
+use rule fetch_reuters as fetch_reuters_nltk with:
+    output:
+        files=[NLTK_PACKAGE],
+        receipt="data/raw/reuters/nltk/sources.json",
+    params:
+        kind="nltk",
+        reuters=config["reuters"],
+        fetch=fetch_config(),
+    log:
+        "logs/fetch_reuters_nltk.log",
+
+
 rule reuters_features:
     input:
-        sgml=rules.fetch_reuters.output.sgml,
-        stopwords=rules.fetch_reuters.output.stopwords,
+        corpus=reuters_corpus,
+        stopwords=rules.fetch_stopwords.output.files,
         code=package_code("reuters"),
     output:
         matrices="data/processed/reuters/matrices.npz",
         vocabulary="data/processed/reuters/vocabulary.tsv",
         stats="data/processed/reuters/stats.json",
     params:
-        reuters={k: v for k, v in config["reuters"].items() if k not in ("remotes",)},
+        # where the raw files come from does not change the matrices; their pins do
+        reuters={k: v for k, v in config["reuters"].items()
+                 if k not in ("remotes", "nltk_package")},
     log:
         "logs/reuters_features.log",
     benchmark:

@@ -14,6 +14,11 @@ order:
             written back in the UCI layout and verified later through the canonical table's
             checksum.
 
+A file may also name a ``local`` copy the user already has (NLTK's Reuters package under
+``~/nltk_data``); it is tried before every source. A file without a pin (``sha256`` None) is
+accepted from the first source that has it and its receipt says ``verified: unpinned``: the
+stage reading it must then check the content itself (the Reuters stage asserts its counts).
+
 A source that does not have the file (missing mirror file, HTTP 404, network down) is skipped
 and the reason recorded; if every source fails the error lists them all. A file that *is*
 delivered but has the wrong SHA-256 stops the fetch at once: silently falling through to
@@ -123,6 +128,7 @@ class RawFile:
     sha256: str | None
     sha256_key: str
     remotes: tuple[Remote, ...] = ()
+    local: str | None = None  # a copy the user already has; tried before every source
 
 
 def verify_sha256(data: bytes, raw: RawFile, where: str) -> str:
@@ -135,6 +141,15 @@ def verify_sha256(data: bytes, raw: RawFile, where: str) -> str:
             "again); change the pin only if you mean to use a different file"
         )
     return digest
+
+
+def _from_local(raw: RawFile, settings: FetchSettings):
+    if not raw.local:
+        raise SourceSkipped("no local copy configured")
+    path = Path(raw.local).expanduser()
+    if not path.is_file():
+        raise SourceSkipped(f"{path} does not exist")
+    return path.read_bytes(), str(path)
 
 
 def _from_mirror(raw: RawFile, settings: FetchSettings):
@@ -191,9 +206,12 @@ def fetch_file(raw: RawFile, dest, receipt_path, settings: FetchSettings,
     """Fetch ``raw`` into ``dest`` from the first source that has it; write and return the
     receipt. ``openml_spec`` enables the OpenML source for a UCI table."""
     tried = []
-    for source in settings.sources:
+    for source in ("local", *settings.sources) if raw.local else settings.sources:
         try:
-            if source == "openml":
+            if source == "local":
+                data, location = _from_local(raw, settings)
+                verified = "file"
+            elif source == "openml":
                 if openml_spec is None:
                     raise SourceSkipped("OpenML holds only the UCI tables")
                 from weightboost.data.openml_source import fetch_openml_as_uci
@@ -215,6 +233,8 @@ def fetch_file(raw: RawFile, dest, receipt_path, settings: FetchSettings,
                                  "an unmodified copy")
         digest = (verify_sha256(data, raw, location) if verified == "file"
                   else sha256_bytes(data))
+        if verified == "file" and raw.sha256 is None:
+            verified = "unpinned"
         receipt = {"dataset": raw.dataset, "route": source, "location": location,
                    "file": raw.file, "sha256": digest, "bytes": len(data),
                    "verified": verified}

@@ -47,8 +47,12 @@ def input_checksums(workdir: Path, config: dict | None = None) -> pd.DataFrame:
         s = json.loads(sidecar.read_text())
         rows.append({"input": s["source"]["file"], "sha256": s["source"]["sha256"],
                      "route": s["source"]["route"], "canonical table sha256": s["table_sha256"]})
-    receipts = Path(workdir, "data/raw/reuters/sources.json")
-    if receipts.exists():
+    source = (config or {}).get("reuters", {}).get("source", "sgml")
+    corpus = "nltk/sources.json" if source == "nltk" else "sources.json"
+    for name in (corpus, "stopwords.json"):
+        receipts = Path(workdir, "data/raw/reuters", name)
+        if not receipts.exists():
+            continue
         for r in json.loads(receipts.read_text()):
             rows.append({"input": r["file"], "sha256": r["sha256"], "route": r["route"],
                          "canonical table sha256": ""})

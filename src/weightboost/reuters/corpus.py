@@ -1,8 +1,9 @@
 """The ModApte split restricted to the 90 categories (PROTOCOL.md §1.3, ALGORITHMS.md §6.1).
 
 train = LEWISSPLIT="TRAIN" and TOPICS="YES"; test = LEWISSPLIT="TEST" and TOPICS="YES";
-the categories are those with at least one training and one test document; the documents
-kept are those carrying at least one of them. Every count is checked against the expected
+documents listed in ``reuters.exclude_newids`` are then left out (NEWID 1199, see
+config/README.md); the categories are those with at least one training and one test document;
+the documents kept are those carrying at least one of them. Every count is checked against the expected
 values in the config, so a parser or split change cannot pass unnoticed.
 """
 
@@ -19,14 +20,20 @@ class Split:
     train: list[Document]
     test: list[Document]
     categories: list[str]              # sorted by training documents (desc), then name
-    modapte_train: int                 # TOPICS="YES" documents before the category filter
-    modapte_test: int
+    modapte_train: int | None          # TOPICS="YES" documents before the category filter
+    modapte_test: int | None           # (None for a source holding only ApteMod documents)
     counts: dict[str, dict[str, int]]  # category -> {"train": n, "test": n}
 
 
-def modapte(documents: list[Document]) -> Split:
+def modapte(documents: list[Document], exclude=()) -> Split:
+    """The split; documents whose NEWID is in ``exclude`` are left out after the ModApte
+    counts (9,603 / 3,299) and before the category filter."""
     train = [d for d in documents if d.lewissplit == "TRAIN" and d.topics_flag == "YES"]
     test = [d for d in documents if d.lewissplit == "TEST" and d.topics_flag == "YES"]
+    n_train, n_test = len(train), len(test)
+    exclude = set(exclude)
+    train = [d for d in train if d.newid not in exclude]
+    test = [d for d in test if d.newid not in exclude]
     in_train = {t for d in train for t in d.topics}
     in_test = {t for d in test for t in d.topics}
     kept = in_train & in_test
@@ -38,7 +45,7 @@ def modapte(documents: list[Document]) -> Split:
             for t in set(d.topics) & kept:
                 counts[t][part] += 1
     categories = sorted(kept, key=lambda c: (-counts[c]["train"], c))
-    return Split(train_kept, test_kept, categories, len(train), len(test), counts)
+    return Split(train_kept, test_kept, categories, n_train, n_test, counts)
 
 
 def check_split(split: Split, expected: dict) -> None:

@@ -21,3 +21,12 @@ def stopword_file(options: dict) -> RawFile:
     entry = options["stopwords"]
     return RawFile("nltk-stopwords", entry["file"], entry["sha256"],
                    "reuters.stopwords.sha256", _remotes(entry.get("remotes", [])))
+
+
+def nltk_package_file(options: dict) -> RawFile:
+    """NLTK's ApteMod package (config ``reuters.nltk_package``): the user's own copy
+    (``path``) first, then the mirror and the remotes."""
+    entry = options["nltk_package"]
+    return RawFile("nltk-reuters", entry["file"], entry.get("sha256"),
+                   "reuters.nltk_package.sha256", _remotes(entry.get("remotes", [])),
+                   local=entry.get("path"))

@@ -46,7 +46,8 @@ class ParseReport:
     opening_tags: int = 0
 
 
-def _decode(text: str) -> str:
+def decode_entities(text: str) -> str:
+    """Entities and character references decoded as HTML does (``&lt;`` -> ``<``)."""
     return html.unescape(text)
 
 
@@ -67,7 +68,7 @@ def parse_file(raw: bytes, source: str, report: ParseReport) -> None:
                                    "reason": "no numeric NEWID attribute"})
             continue
         topics_block = _TOPICS.search(body)
-        topics = [_decode(t).strip() for t in _D.findall(topics_block.group(1))] \
+        topics = [decode_entities(t).strip() for t in _D.findall(topics_block.group(1))] \
             if topics_block else []
         text_match = _TEXT.search(body)
         title = body_text = ""
@@ -77,9 +78,9 @@ def parse_file(raw: bytes, source: str, report: ParseReport) -> None:
             text_type = text_attrs.get("TYPE", "NORM")
             inner = text_match.group("text")
             if (t := _TITLE.search(inner)):
-                title = _decode(t.group(1))
+                title = decode_entities(t.group(1))
             if (b := _BODY.search(inner)):
-                body_text = _decode(b.group(1))
+                body_text = decode_entities(b.group(1))
         report.documents.append(Document(
             newid=newid, lewissplit=attrs.get("LEWISSPLIT", ""),
             topics_flag=attrs.get("TOPICS", ""), topics=topics, title=title, body=body_text,

@@ -1,4 +1,8 @@
-"""The Reuters stage: raw SGML and the stop-word list in, matrices and statistics out."""
+"""The Reuters stage: the raw corpus and the stop-word list in, matrices and statistics out.
+
+The corpus is either the 22 SGML files (config ``reuters.source: sgml``, the default) or NLTK's
+ApteMod package (``source: nltk``); both go through the same split checks and text pipeline.
+"""
 
 from __future__ import annotations
 
@@ -8,24 +12,50 @@ from pathlib import Path
 
 import numpy as np
 
+from weightboost.errors import ConfigError
 from weightboost.fileio import write_bytes_atomic, write_json_atomic, write_text_atomic
 from weightboost.reuters.corpus import check_split, modapte
 from weightboost.reuters.features import chi2_max, count_matrix, ltc, select_terms
+from weightboost.reuters.nltk_package import read_package
 from weightboost.reuters.sgml import ParseReport, parse_file
 from weightboost.reuters.text import Analyzer, read_stopwords
 
 PAPER_VOCABULARY = 24240
 
 
-def build(sgml_paths, stopwords_zip, options: dict, out_matrices, out_vocabulary, out_stats):
-    """Run the whole stage; ``options`` is the config section ``reuters``."""
-    start = time.perf_counter()
+def read_corpus(paths, options: dict) -> tuple[ParseReport, list[int]]:
+    """Parse the corpus files; return the parse report and the NEWIDs to leave out of the
+    split (``exclude_newids``, SGML source only)."""
+    if options.get("source", "sgml") == "nltk":
+        paths = list(paths)
+        if len(paths) != 1:
+            raise ConfigError(f"reuters.source nltk reads one package, got {len(paths)} paths")
+        return read_package(paths[0]), []
     report = ParseReport()
-    for path in sorted(map(Path, sgml_paths)):
+    for path in sorted(map(Path, paths)):
         parse_file(path.read_bytes(), path.name, report)
-    excluded = set(options.get("exclude_newids", []))
-    split = modapte([d for d in report.documents if d.newid not in excluded])
-    check_split(split, options.get("expected", {}))
+    excluded = sorted(set(options.get("exclude_newids", [])))
+    present = {d.newid for d in report.documents}
+    missing = [n for n in excluded if n not in present]
+    if missing:
+        raise ConfigError(f"reuters.exclude_newids lists NEWID {missing}, which no SGML file "
+                          "holds; remove them from the config")
+    return report, excluded
+
+
+def build(corpus_paths, stopwords_zip, options: dict, out_matrices, out_vocabulary, out_stats):
+    """Run the whole stage; ``options`` is the config section ``reuters``; ``corpus_paths`` are
+    the SGML files, or NLTK's package alone when ``options["source"]`` is ``nltk``."""
+    start = time.perf_counter()
+    report, excluded = read_corpus(corpus_paths, options)
+    split = modapte(report.documents, excluded)
+    expected = dict(options.get("expected", {}))
+    if options.get("source", "sgml") == "nltk":
+        # the package holds only the ApteMod documents: there is no pre-filter ModApte count
+        split.modapte_train = split.modapte_test = None
+        expected.pop("modapte_train", None)
+        expected.pop("modapte_test", None)
+    check_split(split, expected)
 
     analyzer = Analyzer(read_stopwords(stopwords_zip), options.get("stemmer", "original"))
     train_terms = [analyzer(d.text) for d in split.train]
@@ -62,8 +92,9 @@ def build(sgml_paths, stopwords_zip, options: dict, out_matrices, out_vocabulary
         f"{t}\t{float(scores[j])!r}\t{int(d)}\n" for t, j, d in zip(selected, chosen, df)))
     no_text = [d for d in split.train + split.test if not d.body.strip()]
     stats = {
+        "source": options.get("source", "sgml"),
         "n_documents_parsed": len(report.documents),
-        "excluded_newids": sorted(excluded),
+        "excluded_newids": excluded,
         "n_reuters_tags": report.opening_tags,
         "skipped_documents": report.skipped,
         "modapte_train": split.modapte_train,
