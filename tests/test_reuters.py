@@ -201,12 +201,27 @@ def test_the_modapte_rule_alone_gives_7770_with_the_literatures_trade_count(main
             for c in LITERATURE_TOP_TEN} == LITERATURE_TOP_TEN
 
 
+# Single-label train/test counts of an R52 table built from NLTK's package (dataset card of
+# mingi-sid/r52-raw on Hugging Face: 52 categories, 9,130 documents), acq to trade as listed there.
+NLTK_R52 = {
+    "acq": (1596, 696), "alum": (31, 19), "bop": (22, 9), "carcass": (6, 5), "cocoa": (46, 15),
+    "coffee": (90, 22), "copper": (31, 13), "cotton": (15, 9), "cpi": (54, 17), "cpu": (3, 1),
+    "crude": (253, 121), "dlr": (3, 3), "earn": (2840, 1083), "fuel": (4, 7), "gas": (10, 8),
+    "gnp": (59, 15), "gold": (70, 20), "grain": (41, 10), "heat": (6, 4), "housing": (15, 2),
+    "income": (7, 4), "instal-debt": (5, 1), "interest": (191, 81), "ipi": (34, 11),
+    "iron-steel": (26, 12), "jet": (2, 1), "jobs": (37, 12), "lead": (4, 4), "lei": (11, 3),
+    "livestock": (16, 6), "lumber": (10, 4), "meal-feed": (10, 1), "money-fx": (222, 87),
+    "money-supply": (123, 28), "nat-gas": (24, 12), "nickel": (3, 1), "orange": (13, 9),
+    "pet-chem": (13, 6), "platinum": (1, 2), "potato": (2, 3), "reserves": (37, 12),
+    "retail": (19, 1), "rubber": (31, 9), "ship": (108, 36), "strategic-metal": (9, 6),
+    "sugar": (97, 25), "tea": (2, 3), "tin": (17, 10), "trade": (250, 76)}
+
+
 def test_nltks_package_lacks_exactly_newid_1199(main_config, mirror_dir):
-    """The evidence for ``exclude_newids: [1199]`` (config/README.md). An R52 table built from
-    NLTK's package (documents with one of the 90 categories only, then the categories with a
-    training and a test document; the dataset card of mingi-sid/r52-raw) has 52 categories,
-    9,130 documents and 250 single-label trade training documents. From the SGML this holds
-    with NEWID 1199 left out, and not with it."""
+    """The evidence for ``exclude_newids: [1199]`` (config/README.md): the R52 table built
+    from NLTK's package (documents with exactly one of the 90 categories, then the categories
+    with a training and a test document) is reproduced from the SGML files with NEWID 1199
+    left out, and not with it."""
     def r52(split):
         def single(docs):
             kept = set(split.categories)
@@ -214,10 +229,13 @@ def test_nltks_package_lacks_exactly_newid_1199(main_config, mirror_dir):
                            if len(set(d.topics) & kept) == 1)
         train, test = single(split.train), single(split.test)
         both = set(train) & set(test)
-        return len(both), sum(train[c] + test[c] for c in both), train["trade"]
+        return {c: (train[c], test[c]) for c in both}
 
-    assert r52(_real_split(main_config, mirror_dir, [1199])) == (52, 9130, 250)
-    assert r52(_real_split(main_config, mirror_dir, [])) == (52, 9131, 251)
+    without, with_it = (r52(_real_split(main_config, mirror_dir, exclude))
+                        for exclude in ([1199], []))
+    assert len(without) == 52 and sum(a + b for a, b in without.values()) == 9130
+    assert {c: without[c] for c in NLTK_R52} == NLTK_R52
+    assert sum(a + b for a, b in with_it.values()) == 9131 and with_it["trade"] == (251, 76)
 
 
 def test_an_unknown_excluded_newid_is_a_config_error(tmp_path):

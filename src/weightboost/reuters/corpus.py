@@ -67,5 +67,5 @@ def check_split(split: Split, expected: dict) -> None:
             problems.append(f"category {name}: {got}, expected train {n_train} / test {n_test}")
     if problems:
         raise InputFileError("Reuters-21578 ModApte split differs from reuters.expected in the "
-                             "config: " + "; ".join(problems)
-                             + ". The SGML files or the parser are not the expected ones")
+                             "config: " + "; ".join(problems) + ". The corpus files "
+                             "(reuters.source) or the parser are not the expected ones")
