@@ -3,8 +3,8 @@
 train = LEWISSPLIT="TRAIN" and TOPICS="YES"; test = LEWISSPLIT="TEST" and TOPICS="YES";
 documents listed in ``reuters.exclude_newids`` are then left out (NEWID 1199, see
 config/README.md); the categories are those with at least one training and one test document;
-the documents kept are those carrying at least one of them. Every count is checked against the expected
-values in the config, so a parser or split change cannot pass unnoticed.
+the documents kept are those carrying at least one of them. Every count is checked against the
+expected values in the config, so a parser or split change cannot pass unnoticed.
 """
 
 from __future__ import annotations

@@ -47,10 +47,11 @@ def build(corpus_paths, stopwords_zip, options: dict, out_matrices, out_vocabula
     """Run the whole stage; ``options`` is the config section ``reuters``; ``corpus_paths`` are
     the SGML files, or NLTK's package alone when ``options["source"]`` is ``nltk``."""
     start = time.perf_counter()
+    source = options.get("source", "sgml")
     report, excluded = read_corpus(corpus_paths, options)
     split = modapte(report.documents, excluded)
     expected = dict(options.get("expected", {}))
-    if options.get("source", "sgml") == "nltk":
+    if source == "nltk":
         # the package holds only the ApteMod documents: there is no pre-filter ModApte count
         split.modapte_train = split.modapte_test = None
         expected.pop("modapte_train", None)
@@ -92,7 +93,7 @@ def build(corpus_paths, stopwords_zip, options: dict, out_matrices, out_vocabula
         f"{t}\t{float(scores[j])!r}\t{int(d)}\n" for t, j, d in zip(selected, chosen, df)))
     no_text = [d for d in split.train + split.test if not d.body.strip()]
     stats = {
-        "source": options.get("source", "sgml"),
+        "source": source,
         "n_documents_parsed": len(report.documents),
         "excluded_newids": excluded,
         "n_reuters_tags": report.opening_tags,
