@@ -6,7 +6,7 @@ import pytest
 
 from weightboost.c45 import C45, prepare
 from weightboost.c45.criteria import estimated_errors, z_for_confidence
-from weightboost.c45.tree import FIRST, NCHILD
+from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH
 
 OUTLOOK = "sunny sunny overcast rainy rainy rainy overcast sunny sunny rainy sunny overcast " \
           "overcast rainy".split()
@@ -251,3 +251,74 @@ def test_bad_parameters_and_weights_are_refused():
         C45(confidence=0.7).fit(X, y)
     with pytest.raises(ValueError, match="sample_weight"):
         C45().fit(X, y, sample_weight=-np.ones(len(y)))
+
+
+def route_from_root(tree, X, y, n_classes=2):
+    """Class weights of every node when the unit-weight training data is sent down ``tree``
+    from the root with J48's rule: each split's shares are the known values' shares of the
+    data reaching it (equal shares when none is known); an instance with a missing value goes
+    to every branch whose share exceeds 1e-6, weighted by the share."""
+    dist = np.zeros((tree.node_count, n_classes))
+
+    def send(k, rows, w):
+        np.add.at(dist[k], y[rows], w)
+        if tree.node_int[k, NCHILD] <= 0:
+            return
+        a, first, n_b = (tree.node_int[k, ATTR], tree.node_int[k, FIRST],
+                         tree.node_int[k, NCHILD])
+        x = X[rows, a]
+        branch = np.where(np.isnan(x), -1, (x > tree.node_float[k, THRESH]).astype(int))
+        known = np.array([w[branch == b].sum() for b in range(n_b)])
+        share = known / known.sum() if known.sum() > 1e-6 else np.full(n_b, 1.0 / n_b)
+        for b in range(n_b):
+            take = (branch == b) | ((branch < 0) & (share[b] > 1e-6))
+            send(first + b, rows[take], np.where(branch[take] < 0, share[b], 1.0) * w[take])
+
+    send(0, np.arange(len(y)), np.ones(len(y)))
+    return dist
+
+
+@pytest.mark.parametrize("seed, step", [(5, 11), (6, 11), (9, 13), (23, 17)])
+def test_raised_subtrees_spread_missing_values_by_the_new_datas_known_shares(seed, step):
+    # J48 3.6 (C45Split.resetDistribution): when a raised subtree receives its new data, each
+    # split spreads the instances with a missing value by the known values' shares of that
+    # data. Growing uses the same rule, so every node of the pruned tree holds exactly what
+    # routing the training data from the root gives. Spreading them by the split's old
+    # shares (our first implementation) breaks this wherever a raise meets missing values.
+    X, y = xor_data(seed, n=435, noise=0.2)
+    X[::step, 1] = np.nan
+    X[3::step, 0] = np.nan
+    raised = C45().fit(X, y).tree_
+    assert raised.node_count < C45(subtree_raising=False).fit(X, y).tree_.node_count
+    np.testing.assert_allclose(raised.dist, route_from_root(raised, X, y), rtol=0, atol=1e-9)
+
+
+# A node whose two branches weigh 22 each, counted as (x0, x1, x2, x3, label): rows.
+TIED_BRANCHES = {
+    (1, 1, 1, 1, 1): 6, (1, 1, 1, 0, 1): 4, (0, 0, 0, 1, 0): 3, (1, 1, 1, 1, 0): 2,
+    (0, 1, 1, 1, 1): 2, (1, 0, 1, 1, 1): 2, (1, 0, 0, 0, 1): 2, (1, 0, 1, 0, 1): 2,
+    (1, 1, 0, 0, 1): 2, (1, 1, 0, 0, 0): 2, (0, 1, 0, 1, 1): 2, (0, 1, 0, 1, 0): 2,
+    (1, 0, 0, 0, 0): 2, (0, 0, 0, 0, 0): 2, (0, 1, 1, 0, 1): 2, (0, 1, 0, 0, 1): 2,
+    (1, 0, 0, 1, 1): 2, (0, 0, 1, 0, 0): 1, (0, 0, 1, 0, 1): 1, (0, 0, 0, 1, 1): 1,
+}
+
+
+def test_a_tie_for_the_largest_branch_goes_to_the_last_branch():
+    # The root splits on x2 into two branches of 22 instances. J48's Distribution.maxBag
+    # (a >= comparison) makes the *last* of equally heavy branches the candidate for subtree
+    # raising: here the leaf "x2 = 1", which cannot replace the root, so the root stays. The
+    # first branch "x2 = 0" would be raised and give a tree rooted at x0.
+    rows = np.array([r for r, count in TIED_BRANCHES.items() for _ in range(count)], float)
+    X, y = rows[:, :4], rows[:, 4].astype(int)
+    model = C45(nominal_features=[0, 1, 2, 3]).fit(X, y)
+    first = model.tree_.node_int[0, FIRST]
+    assert model.tree_.node_int[0, ATTR] == 2
+    np.testing.assert_allclose(model.tree_.dist[[first, first + 1]].sum(axis=1), [22, 22])
+    assert model.export_text() == "\n".join([
+        "2 = 0.0",
+        "|   0 = 0.0",
+        "|   |   1 = 0.0: 0 (6/1)",
+        "|   |   1 = 1.0: 1 (6/2)",
+        "|   0 = 1.0: 1 (10/4)",
+        "2 = 1.0: 1 (22/3)",
+    ])

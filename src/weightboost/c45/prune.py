@@ -1,10 +1,16 @@
 """Collapse and pessimistic-error pruning with subtree raising (ALGORITHMS.md §5.6-5.8), as
 Weka's C45PruneableClassifierTree does them: ``collapse`` first, then ``prune``.
 
-Re-distributing data through a subtree (when a subtree is raised, and when the error of the
-largest branch is estimated) follows J48 exactly: the missing-value instances are first added
-to the split distribution with the node's *current* branch shares, and the instances are then
-routed with the shares of that *new* distribution.
+Two details follow Weka 3.6's J48 exactly:
+
+* the *largest branch* (the candidate for subtree raising) is the one with the heaviest bag of
+  the node's split distribution, ties going to the *last* such branch (``Distribution.maxBag``
+  compares with ``>=`` within 1e-6);
+* re-distributing data through a subtree (when a subtree is raised, and when the error of the
+  largest branch is estimated) rebuilds each split's branch shares from the *known* split
+  values of the new data, spreading the instances with a missing value in those new
+  proportions, or evenly when no value is known (``C45Split.resetDistribution``); the node's
+  old shares play no part.
 """
 
 from __future__ import annotations
@@ -51,27 +57,40 @@ def collapse(node_int, dist, root):
 def _route(XT, nominal, node_int, node_float, k, rows, w):
     """Split (rows, w) at internal node k as J48's resetDistribution + split do.
 
-    Returns the children's (rows, w) lists and the new branch shares."""
+    Returns the children's (rows, w) lists and the new branch shares: the known values' shares
+    of the new data, or equal shares when none of its values is known."""
     a = node_int[k, ATTR]
     n_branches = node_int[k, NCHILD]
-    first = node_int[k, FIRST]
     m = rows.shape[0]
     branch = np.empty(m, dtype=np.int64)
     bag = np.zeros(n_branches)
-    missing = 0.0
     for i in range(m):
         b = branch_of(XT[a, rows[i]], nominal[a], node_float[k, THRESH])
         branch[i] = b
         if b >= 0:
             bag[b] += w[i]
-        else:
-            missing += w[i]
-    for b in range(n_branches):
-        bag[b] += node_float[first + b, SHARE] * missing
-    total = bag.sum()
-    share = bag / total if total > 0 else np.zeros(n_branches)
+    known = bag.sum()
+    if abs(known) < SMALL:
+        share = np.full(n_branches, 1.0 / n_branches)
+    else:
+        share = bag / known
     child_rows, child_w, _ = partition(rows, w, branch, share, n_branches)
     return child_rows, child_w, share
+
+
+@njit(cache=True)
+def largest_branch(node_float, dist, k, first, n_children):
+    """J48's ``Distribution.maxBag``: the heaviest branch of node k, the last one on a tie
+    (within 1e-6). A branch's bag is its share of the node's weight."""
+    total = dist[k].sum()
+    best = -1
+    heaviest = 0.0
+    for c in range(n_children):
+        bag = node_float[first + c, SHARE] * total
+        if heaviest - bag < SMALL:
+            heaviest = bag
+            best = first + c
+    return best
 
 
 @njit(cache=True)
@@ -122,10 +141,7 @@ def prune(XT, y, n_classes, nominal, node_int, node_float, empty, dist, inst, st
             for c in range(n_children - 1, -1, -1):
                 stack.append((first + c, 0))
             continue
-        largest = first
-        for c in range(1, n_children):
-            if node_float[first + c, SHARE] > node_float[largest, SHARE]:
-                largest = first + c
+        largest = largest_branch(node_float, dist, k, first, n_children)
         start, length = inst[k, 0], inst[k, 1]
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
