@@ -21,9 +21,14 @@ GOLDEN = ROOT / "tests" / "golden" / "ci"
 
 
 def test_reference_copy_agrees_with_shared():
+    # the copy holds every published key unchanged; it adds only the claims' definitions
     if not SHARED_REFERENCE.exists():
         pytest.skip("shared/reference is not beside the repository")
-    assert yaml.safe_load(REFERENCE.read_text()) == yaml.safe_load(SHARED_REFERENCE.read_text())
+    ours, shared = yaml.safe_load(REFERENCE.read_text()), yaml.safe_load(
+        SHARED_REFERENCE.read_text())
+    assert set(ours) - set(shared) == {"claim_checks"}
+    assert {key: ours[key] for key in shared} == shared
+    assert len(ours["claim_checks"]) == len(shared["claims"])
 
 
 def test_reference_mapping_reads_known_cells():
@@ -63,8 +68,12 @@ def test_report_tables_pair_reproduced_and_published(built):
     assert set(t4.noise) == {0.1, 0.2, 0.3}
     assert t4[t4.algorithm == "WeightDecay"].published.isna().all()  # extra column
     assert (built / "tables" / "table2.tex").read_text().count("\\pm") >= 40
-    claims = pd.read_csv(built / "tables" / "claims.csv")
-    assert len(claims) == 5 and claims.holds.isin([True, False]).all()
+    claims = pd.read_csv(built / "tables" / "claims.csv").set_index("id")
+    assert len(claims) == 5
+    # the ci profile runs 10 rounds, fewer than the paper's T = 25 for WeightBoost on Reuters:
+    # that claim has nothing to compare and is not decided; every other one is
+    assert pd.isna(claims.loc["table3_reuters", "holds"])
+    assert claims.drop(index="table3_reuters").holds.isin([True, False]).all()
 
 
 def test_html_is_self_contained_and_markdown_links_exist(built):
@@ -98,10 +107,11 @@ def test_claims_are_counted_from_the_means():
             for fold in range(10):
                 fold_rows.append({"dataset": d, "noise": 0.0, "algorithm": algorithm,
                                   "repeat": 0, "fold": fold, "error": error + 0.001 * fold})
-    result = evaluate(ref["claims"][:1], pd.DataFrame(rows), pd.DataFrame(fold_rows),
+    result = evaluate(ref["claim_checks"][:1], ref["claims"][:1], pd.DataFrame(rows),
+                      pd.DataFrame(fold_rows),
                       pd.DataFrame(columns=["category", "algorithm", "t_rule", "f1"]), datasets)
     assert (result[0]["wins"], result[0]["losses"], result[0]["holds"]) == (1, 1, False)
-    assert result[0]["evidence"].wilcoxon_p.iloc[0] < 0.01  # WB better on all 10 folds
+    assert result[0]["evidence"].p_value.iloc[0] < 0.01  # WB better on all 10 folds
 
 
 def test_browser_renders_tables_and_figures(built, tmp_path):

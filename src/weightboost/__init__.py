@@ -10,10 +10,10 @@ __version__ = "0.1.0"
 from weightboost.errors import ReproError  # noqa: E402
 
 __all__ = ["AdaBoost", "C45", "EpsilonBoost", "ReproError", "WeightBoost", "WeightDecay",
-           "__version__"]
+           "WeightDecayCV", "__version__"]
 _LAZY = {"C45": "weightboost.c45", "AdaBoost": "weightboost.boosting",
          "WeightBoost": "weightboost.boosting", "WeightDecay": "weightboost.boosting",
-         "EpsilonBoost": "weightboost.boosting"}
+         "EpsilonBoost": "weightboost.boosting", "WeightDecayCV": "weightboost.boosting"}
 
 
 def __getattr__(name):

@@ -25,19 +25,68 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.c45 import C45, C45Data, prepare
+from weightboost.c45.data import take_rows
 
 ZERO_ERROR = 1e-12
 
 
-class BoostingClassifier(ClassifierMixin, BaseEstimator):
-    """Base class; see the module docstring. Binary classification only."""
+def _take(data, rows):
+    """The training rows ``rows`` (ascending, with repeats) of prepared or plain input."""
+    if isinstance(data, C45Data):
+        return take_rows(data, rows)
+    if hasattr(data, "iloc"):
+        return data.iloc[rows]
+    return data[rows]
 
-    def __init__(self, n_estimators=100, base_estimator=None):
+
+SAMPLING = ("reweight", "resample")
+ON_DEGENERATE = ("stop", "restart")
+MAX_DRAWS = 10          # resampling: draws per round while the tree fits every point (Weka)
+MAX_DEGENERATE = 25     # restart: consecutive degenerate trees before giving up
+RESTART_ERROR = 1e-10   # restart: a tree with ε = 0 gets the coefficient it would have here
+
+
+class BoostingClassifier(ClassifierMixin, BaseEstimator):
+    """Base class; see the module docstring. Binary classification only.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Rounds T: the number of trees the ensemble may hold.
+    base_estimator : estimator, default=None
+        The base learner; ``None`` is ``C45()`` with J48's defaults.
+    sampling : {"reweight", "resample"}, default="reweight"
+        How a round's distribution reaches the base learner. ``"reweight"`` passes it as
+        sample weights (scaled to sum to N). ``"resample"`` is Weka's AdaBoostM1 ``-Q``: the
+        tree is fitted with unit weights on N rows drawn with replacement with probabilities
+        equal to the distribution; ε is still measured on the whole training set under the
+        distribution, and while ε = 0 the draw is repeated, at most 10 draws a round.
+    on_degenerate : {"stop", "restart"}, default="stop"
+        What a degenerate tree (ε ≥ 0.5 or ε = 0) does. ``"stop"`` discards it and stops
+        (at round 1 it is kept as the whole model). ``"restart"`` (Bauer & Kohavi 1999) discards
+        a tree with ε ≥ 0.5, keeps a tree with ε = 0 with the coefficient of ε = 1e-10, and in
+        both cases restarts the distribution from uniform; boosting goes on until T trees are
+        kept, or gives up after 25 consecutive discarded trees (at round 1: keeping the last
+        as the whole model, as ``"stop"`` does). ``restarts_`` counts the restarts. After a
+        restart the weight rule sees only the ensemble built since: w_i follows the rule
+        applied to H(x_i) - H_r(x_i), H_r the score at the restart, which is AdaBoost's
+        multiplicative update started afresh; the ensemble itself (and WeightBoost's
+        input-dependent factor in eq 4) keeps the whole H.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws of ``sampling="resample"``; unused when reweighting.
+    """
+
+    def __init__(self, n_estimators=100, base_estimator=None, sampling="reweight",
+                 on_degenerate="stop", random_state=None):
         self.n_estimators = n_estimators
         self.base_estimator = base_estimator
+        self.sampling = sampling
+        self.on_degenerate = on_degenerate
+        self.random_state = random_state
 
     # -- the three rules --------------------------------------------------------------------
     def _init_state(self, n):
@@ -63,6 +112,16 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     def _after_round(self, state, coefficient, p, y, prediction):
         """Update the rule state once the round is accepted."""
 
+    def _check_params(self):
+        """Raise ValueError for a parameter outside its range (subclasses add theirs)."""
+        if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
+            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators}")
+        if self.sampling not in SAMPLING:
+            raise ValueError(f"sampling must be one of {SAMPLING}, got {self.sampling!r}")
+        if self.on_degenerate not in ON_DEGENERATE:
+            raise ValueError(f"on_degenerate must be one of {ON_DEGENERATE}, "
+                             f"got {self.on_degenerate!r}")
+
     # -- fitting ----------------------------------------------------------------------------
     def _base(self):
         return C45() if self.base_estimator is None else self.base_estimator
@@ -76,9 +135,29 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64,
                            ensure_all_finite="allow-nan")
 
+    def _fit_tree(self, base, data, signed, p, rng):
+        """One round's tree, its predictions on the training set and its weighted error ε."""
+        if rng is None and self._uniform_round is not None and np.all(p == p[0]):
+            return self._uniform_round  # reweighting is deterministic: uniform weights again
+        n = len(p)
+        draws = MAX_DRAWS if rng is not None else 1
+        for _ in range(draws):
+            if rng is None:
+                tree = clone(base).fit(data, signed, sample_weight=n * p)
+            else:
+                rows = np.repeat(np.arange(n), rng.multinomial(n, p))
+                tree = clone(base).fit(_take(data, rows), signed[rows])
+            prediction = np.asarray(tree.predict(data), dtype=np.float64)
+            correct = prediction == signed
+            error = float(p[~correct].sum())
+            if error >= ZERO_ERROR:
+                break
+        if rng is None and self._uniform_round is None and np.all(p == p[0]):
+            self._uniform_round = (tree, prediction, correct, error)
+        return tree, prediction, correct, error
+
     def fit(self, X, y):
-        if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
-            raise ValueError(f"n_estimators must be a positive integer, got {self.n_estimators}")
+        self._check_params()
         X = self._check_input(X)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
@@ -92,6 +171,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) > 2:
             raise ValueError(f"Only binary classification is supported. {type(self).__name__} "
                              f"got y with {len(self.classes_)} classes")
+        self.restarts_ = 0
         if len(self.classes_) == 1:  # e.g. a tiny noisy training fold: the constant classifier
             return self._fit_constant(X)
         signed = np.where(y_index == 1, 1.0, -1.0)
@@ -99,32 +179,47 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         data = prepare(X) if isinstance(base, C45) else X
         self.n_features_in_ = data.shape[1]
         self._majority = 1.0 if signed.sum() >= 0 else -1.0
+        rng = check_random_state(self.random_state) if self.sampling == "resample" else None
+        restart = self.on_degenerate == "restart"
 
         state = self._init_state(n)
         score = np.zeros(n)
+        origin = np.zeros(n)  # the weight rule sees H - origin: a restart makes it uniform
         self._single = False
         self.estimators_, self.estimator_weights_, self.estimator_errors_ = [], [], []
         self.round_constants_ = []
         self.stopped_early_ = False
-        for t in range(self.n_estimators):
-            log_w = self._weight_log(signed * score, score, state)
+        degenerate_run = 0
+        self._uniform_round = None
+        while len(self.estimators_) < self.n_estimators:
+            relative = score - origin
+            log_w = self._weight_log(signed * relative, relative, state)
             p = np.exp(log_w - log_w.max())
             p /= p.sum()
-            tree = clone(base).fit(data, signed, sample_weight=n * p)
-            prediction = np.asarray(tree.predict(data), dtype=np.float64)
-            correct = prediction == signed
-            error = float(p[~correct].sum())
-            if error >= 0.5 - ZERO_ERROR or error < ZERO_ERROR:
+            tree, prediction, correct, error = self._fit_tree(base, data, signed, p, rng)
+            perfect = error < ZERO_ERROR
+            degenerate = perfect or error >= 0.5 - ZERO_ERROR
+            discarded = degenerate and not perfect
+            give_up = discarded and degenerate_run + 1 >= MAX_DEGENERATE
+            if degenerate and (not restart or give_up):
                 self.stopped_early_ = True
-                if t == 0:  # keep h_1 as the whole model
+                if not self.estimators_:  # keep h_1 as the whole model
                     self._keep_single(tree, error)
                     score = prediction.copy()
                 break
-            coefficient = self._coefficient(error, correct, p, signed * score, score, signed,
-                                            state)
+            if discarded:  # restart from uniform weights without this tree
+                self.restarts_ += 1
+                degenerate_run += 1
+                origin, state = score.copy(), self._init_state(n)
+                continue
+            degenerate_run = 0
+            if perfect:
+                error = RESTART_ERROR
+            coefficient = self._coefficient(error, correct, p, signed * relative, relative,
+                                            signed, state)
             if coefficient is None:  # the coefficient rule declines this tree: stop
                 self.stopped_early_ = True
-                if t == 0:
+                if not self.estimators_:
                     self._keep_single(tree, error)
                     score = prediction.copy()
                 break
@@ -135,11 +230,15 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             self.estimator_weights_.append(coefficient)
             self.estimator_errors_.append(error)
             self.round_constants_.append(constant)
+            if perfect:  # kept; now restart from uniform weights
+                self.restarts_ += 1
+                origin, state = score.copy(), self._init_state(n)
         self.estimator_weights_ = np.asarray(self.estimator_weights_, dtype=np.float64)
         self.estimator_errors_ = np.asarray(self.estimator_errors_, dtype=np.float64)
         self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)
         self.n_rounds_ = len(self.estimators_)
         self.decision_train_ = score
+        del self._uniform_round
         return self
 
     def _fit_constant(self, X):

@@ -20,8 +20,24 @@ def adaboost_alpha(error):
 
 
 class AdaBoost(BoostingClassifier):
-    """AdaBoost (Freund & Schapire) by reweighting: w_i ∝ exp(-y_i H(x_i)),
-    α_t = ½ ln((1-ε_t)/ε_t), prediction sign(Σ α_t h_t(x)) (PROTOCOL.md §3, ALGORITHMS.md §1)."""
+    """AdaBoost (Freund & Schapire): w_i ∝ exp(-y_i H(x_i)), α_t = ½ ln((1-ε_t)/ε_t),
+    prediction sign(Σ α_t h_t(x)) (PROTOCOL.md §3, ALGORITHMS.md §1).
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Rounds T.
+    base_estimator : estimator, default=None
+        ``None`` is ``C45()`` with J48's defaults.
+    sampling : {"reweight", "resample"}, default="reweight"
+        Pass the distribution as weights, or fit each tree on a weighted bootstrap draw.
+    on_degenerate : {"stop", "restart"}, default="stop"
+        Stop at a tree with ε ≥ 0.5 or ε = 0, or restart from uniform weights.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws when resampling.
+
+    See ``BoostingClassifier`` for the exact meaning of ``sampling`` and ``on_degenerate``.
+    """
 
     def _weight_log(self, margin, score, state):
         return -margin
@@ -30,24 +46,60 @@ class AdaBoost(BoostingClassifier):
         return adaboost_alpha(error)
 
 
+NORMALIZE = ("tenth_mean", "mean", "none")
+LEGACY_NORMALIZE = {True: "tenth_mean", False: "none"}  # the first releases' boolean
+
+
 class WeightBoost(BoostingClassifier):
     """WeightBoost (Jin et al. 2003): AdaBoost with an input-dependent regulariser.
 
     * weights, eq (7): W_i ∝ exp(-y_i H(x_i) - β |H(x_i)|);
     * coefficient, eq (8): α_t = ½ ln((1-ε_t)/ε_t);
     * combination, eq (4) with the §3.3 normalisation: H_t(x) = H_{t-1}(x) +
-      α_t · exp(-β |H_{t-1}(x)|) / C_t · h_t(x), where C_t = Σ_i exp(-β|H_{t-1}(x_i)|) / (0.1 N)
-      over the training points, so the factor averages 0.1 there (ALGORITHMS.md §4.2-4.4).
-      Prediction runs the same recursion on each new point with the stored C_t.
+      α_t · exp(-β |H_{t-1}(x)|) / C_t · h_t(x), with C_t chosen by ``normalize``
+      (ALGORITHMS.md §4.2-4.4). Prediction runs the same recursion on each new point with the
+      stored C_t.
 
-    ``normalize=False`` is the ablation C_t = 1 (pure eq 4). β = 0 with ``normalize=False``
-    is AdaBoost exactly.
+    β = 0 with ``normalize="none"`` is AdaBoost exactly.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Rounds T.
+    base_estimator : estimator, default=None
+        ``None`` is ``C45()`` with J48's defaults.
+    beta : float, default=0.5
+        β ≥ 0, the strength of the input-dependent regulariser.
+    normalize : {"tenth_mean", "mean", "none"}, default="tenth_mean"
+        The §3.3 constant C_t, computed on the training points before round t:
+        ``"tenth_mean"`` C_t = mean_i exp(-β|H(x_i)|) / 0.1, so the factor exp(-β|H|)/C_t
+        averages 0.1 there (our primary reading of "normalised to 0.1");
+        ``"mean"`` C_t = mean_i exp(-β|H(x_i)|), the factor averages 1;
+        ``"none"`` C_t = 1 (eq 4 as printed). The booleans of earlier releases still work:
+        True is ``"tenth_mean"``, False is ``"none"``.
+    sampling, on_degenerate, random_state
+        As for ``AdaBoost`` (see ``BoostingClassifier``).
     """
 
-    def __init__(self, n_estimators=100, base_estimator=None, beta=0.5, normalize=True):
-        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator)
+    def __init__(self, n_estimators=100, base_estimator=None, beta=0.5, normalize="tenth_mean",
+                 sampling="reweight", on_degenerate="stop", random_state=None):
+        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator,
+                         sampling=sampling, on_degenerate=on_degenerate,
+                         random_state=random_state)
         self.beta = beta
         self.normalize = normalize
+
+    def _normalize(self):
+        if isinstance(self.normalize, (bool, np.bool_)):
+            return LEGACY_NORMALIZE[bool(self.normalize)]
+        return self.normalize
+
+    def _check_params(self):
+        super()._check_params()
+        if not (isinstance(self.beta, (int, float, np.number)) and self.beta >= 0):
+            raise ValueError(f"beta must be a number >= 0, got {self.beta!r}")
+        if self._normalize() not in NORMALIZE:
+            raise ValueError(f"normalize must be one of {NORMALIZE}, got {self.normalize!r}")
 
     def _weight_log(self, margin, score, state):
         return -margin - self.beta * np.abs(score)
@@ -56,9 +108,11 @@ class WeightBoost(BoostingClassifier):
         return adaboost_alpha(error)
 
     def _round_constant(self, score):
-        if not self.normalize:
+        mode = self._normalize()
+        if mode == "none":
             return 1.0
-        return float(np.mean(np.exp(-self.beta * np.abs(score))) / 0.1)
+        mean = float(np.mean(np.exp(-self.beta * np.abs(score))))
+        return mean / 0.1 if mode == "tenth_mean" else mean
 
     def _combine(self, score, coefficient, constant, prediction):
         return score + coefficient * np.exp(-self.beta * np.abs(score)) / constant * prediction
@@ -66,12 +120,34 @@ class WeightBoost(BoostingClassifier):
 
 class EpsilonBoost(BoostingClassifier):
     """ε-Boost (Friedman, Hastie & Tibshirani): AdaBoost weights, each tree with the fixed
-    coefficient ε (ALGORITHMS.md §3). ``shrinkage=True`` is the ablation ε·α_t."""
+    coefficient ε (ALGORITHMS.md §3).
 
-    def __init__(self, n_estimators=100, base_estimator=None, epsilon=0.1, shrinkage=False):
-        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator)
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Rounds T.
+    base_estimator : estimator, default=None
+        ``None`` is ``C45()`` with J48's defaults.
+    epsilon : float, default=0.1
+        The coefficient of every tree, 0 < ε ≤ 1.
+    shrinkage : bool, default=False
+        The ablation ε·α_t (shrunken AdaBoost) instead of the fixed ε.
+    sampling, on_degenerate, random_state
+        As for ``AdaBoost`` (see ``BoostingClassifier``).
+    """
+
+    def __init__(self, n_estimators=100, base_estimator=None, epsilon=0.1, shrinkage=False,
+                 sampling="reweight", on_degenerate="stop", random_state=None):
+        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator,
+                         sampling=sampling, on_degenerate=on_degenerate,
+                         random_state=random_state)
         self.epsilon = epsilon
         self.shrinkage = shrinkage
+
+    def _check_params(self):
+        super()._check_params()
+        if not (isinstance(self.epsilon, (int, float, np.number)) and 0 < self.epsilon <= 1):
+            raise ValueError(f"epsilon must be in (0, 1], got {self.epsilon!r}")
 
     def _weight_log(self, margin, score, state):
         return -margin
@@ -101,22 +177,42 @@ class WeightDecay(BoostingClassifier):
     over [0, b_max], b_max = max(5, 2α_t), by a grid scan then Brent's method. A zero
     coefficient stops boosting. C = 0 is AdaBoost exactly (closed form, b_t = α_t).
 
-    ``variant="literal"`` is the ablation that reads the paper's ζ_i = H(x_i)² literally:
-    w_i ∝ exp(-y_i H - C H²) with AdaBoost's α.
+    After a restart (``on_degenerate="restart"``) the running sums start again from zero:
+    the regulariser, like the weights, forgets the rounds before the restart.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Rounds T.
+    base_estimator : estimator, default=None
+        ``None`` is ``C45()`` with J48's defaults.
+    C : float, default=0.003
+        C ≥ 0, the regulariser's strength on the count scale (ALGORITHMS.md §2.2).
+    variant : {"ratsch", "literal"}, default="ratsch"
+        ``"literal"`` is the ablation that reads the paper's ζ_i = H(x_i)² literally:
+        w_i ∝ exp(-y_i H - C H²) with AdaBoost's α.
+    sampling, on_degenerate, random_state
+        As for ``AdaBoost`` (see ``BoostingClassifier``).
     """
 
     GRID = 50
 
-    def __init__(self, n_estimators=100, base_estimator=None, C=3e-3, variant="ratsch"):
-        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator)
+    def __init__(self, n_estimators=100, base_estimator=None, C=3e-3, variant="ratsch",
+                 sampling="reweight", on_degenerate="stop", random_state=None):
+        super().__init__(n_estimators=n_estimators, base_estimator=base_estimator,
+                         sampling=sampling, on_degenerate=on_degenerate,
+                         random_state=random_state)
         self.C = C
         self.variant = variant
 
-    def _init_state(self, n):
+    def _check_params(self):
+        super()._check_params()
         if self.variant not in ("ratsch", "literal"):
             raise ValueError(f"variant must be 'ratsch' or 'literal', got {self.variant!r}")
-        if not self.C >= 0:
-            raise ValueError(f"C must be non-negative, got {self.C}")
+        if not (isinstance(self.C, (int, float, np.number)) and self.C >= 0):
+            raise ValueError(f"C must be a number >= 0, got {self.C!r}")
+
+    def _init_state(self, n):
         return _DecayState(n)
 
     def _weight_log(self, margin, score, state):

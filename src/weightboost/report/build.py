@@ -33,7 +33,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     t2 = tables.table_2(summary, reference)
     t3 = tables.table_3(f1, reference)
     t4 = tables.table_4(summary, reference)
-    checked = claim_checks.evaluate(reference.get("claims", []), summary, folds, f1, datasets)
+    checked = claim_checks.evaluate(reference.get("claim_checks", []),
+                                    reference.get("claims", []), summary, folds, f1, datasets)
     for name, frame in (("table2", t2), ("table3", t3), ("table4", t4)):
         frame.to_csv(tdir / f"{name}.csv", index=False, lineterminator="\n")
     (tdir / "table2.tex").write_text(tables.to_latex(
@@ -100,8 +101,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
         counts = (f" Reproduced: {c['wins']} wins, {c['ties']} ties, {c['losses']} losses "
                   f"(needed: {c['needed']}).") if "wins" in c else ""
         doc.paragraph(f"{verdict}: {c['claim']}{counts} {c.get('also', '')}".strip())
-        if "evidence" in c and len(c["evidence"]):
-            doc.table(c["evidence"].round(4), index=False)
+        if len(c["evidence"]):
+            doc.table(evidence_display(c["evidence"]), index=False)
     if notes_path and Path(notes_path).exists():
         doc.heading("Notes on the protocol and known differences")
         for para in Path(notes_path).read_text().split("\n\n"):
@@ -128,6 +129,15 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     return {"claims": [{k: v for k, v in c.items() if k != "evidence"} for c in checked]}
 
 
+def evidence_display(evidence: pd.DataFrame) -> pd.DataFrame:
+    """A duel's per-dataset evidence with the two algorithms as column names."""
+    a, b = evidence.algorithm.iloc[0], evidence.versus.iloc[0]
+    frame = evidence.rename(columns={"value": a, "versus_value": b, "p_value": "wilcoxon_p"})
+    columns = ["dataset", a, b, "outcome"] + (["wilcoxon_p"] if frame.wilcoxon_p.notna().any()
+                                              else [])
+    return frame[columns].round(4)
+
+
 def _ordered(frame: pd.DataFrame, extra_last=False) -> pd.DataFrame:
     first = [c for c in (["C4.5", "AdaBoost", "WeightBoost"] if extra_last else ORDER)
              if c in frame.columns]
@@ -147,10 +157,11 @@ def noise_duels(summary, folds, datasets) -> list[str]:
     """WeightBoost against AdaBoost at every configured noise level (win/tie/loss)."""
     parts = []
     for noise in sorted(summary.noise.unique()):
-        duel = claim_checks.uci_duel(summary, folds, noise, "AdaBoost", datasets)
+        duel = claim_checks.uci_duel(summary, folds, {"algorithm": "WeightBoost",
+                                                      "versus": "AdaBoost", "noise": noise},
+                                     datasets)
         w, t, l = claim_checks.counts(duel)
-        significant = int(((duel.outcome == "win") & (duel.wilcoxon_p < 0.05)).sum()) \
-            if len(duel) else 0
+        significant = int(((duel.outcome == "win") & (duel.p_value < 0.05)).sum())
         parts.append(f"{int(round(100 * noise))} %: {w}/{t}/{l} ({significant} significant)")
     return ["WeightBoost against AdaBoost by label noise, win/tie/loss over the datasets "
             "(wins with Wilcoxon p < 0.05): " + "; ".join(parts) + "."]

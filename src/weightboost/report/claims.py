@@ -1,12 +1,16 @@
-"""The paper's claims (``claims`` in the reference file) checked on the reproduced numbers.
+"""The paper's claims checked on reproduced numbers by one generic evaluator.
 
-Comparisons count wins, ties and losses of WeightBoost on the mean test error, with a tie when
-the two means agree at the paper's printed precision (0.1 percentage point). Each UCI comparison
-also reports a paired test across folds: the two-sided Wilcoxon signed-rank test on the per-fold
-errors of the two algorithms. It is paired because every algorithm sees the same folds and the
-same noisy labels, and rank-based because fold errors of 20-200 test points are coarse and far
-from normal; with 10 folds its p-values are coarse too (at best about 0.002). A claim "holds"
-when the counts meet what the paper says; the tests say how much of it is beyond fold noise.
+Each claim is data: ``claim_checks`` in the reference file gives, for the claim sentence of
+the same position in ``claims``, the *duels* that decide it (see the comment there). A duel
+counts wins, ties and losses of one algorithm against another over datasets (mean test error,
+lower wins) or Reuters categories (F1, higher wins), with a tie when the two agree at the
+paper's printed precision; it holds with at least ``wins_needed`` wins.
+
+Beside the counts, each dataset gets a paired p-value from a pluggable test (by default the
+two-sided Wilcoxon signed-rank test on the per-fold errors of the two algorithms: same folds,
+same noisy labels; with 10 folds its p-values are coarse, at best about 0.002), and each UCI
+duel a p-value across datasets: the Wilcoxon signed-rank test on the per-dataset mean
+differences (Demšar 2006). The Reuters claims rest on one train/test split: no folds to pair.
 """
 
 from __future__ import annotations
@@ -16,100 +20,119 @@ import pandas as pd
 from scipy.stats import wilcoxon
 
 from weightboost.report.reference import DISPLAY
+from weightboost.statistics import across_datasets
 
-WB = "WeightBoost"
+PRECISION = {"uci": 1, "reuters": 4}  # decimals the paper prints (error in %, F1)
+EVIDENCE = ["dataset", "algorithm", "versus", "value", "versus_value", "difference", "outcome",
+            "p_value"]
 
 
-def _rounded(x):
-    return round(100 * x + 1e-9, 1)
-
-
-def paired_p(folds: pd.DataFrame, dataset, noise, a, b) -> float:
+def fold_wilcoxon(folds: pd.DataFrame, dataset, noise, a, b) -> float:
+    """Two-sided Wilcoxon signed-rank p-value of the paired fold errors of a and b."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
     ea = pick[pick.algorithm == a].sort_values(["repeat", "fold"]).error.to_numpy()
     eb = pick[pick.algorithm == b].sort_values(["repeat", "fold"]).error.to_numpy()
-    if len(ea) != len(eb) or len(ea) == 0 or np.all(ea == eb):
-        return float("nan") if len(ea) == 0 else 1.0
+    if len(ea) != len(eb) or len(ea) == 0:
+        return float("nan")
+    if np.all(ea == eb):
+        return 1.0
     return float(wilcoxon(ea, eb, zero_method="zsplit").pvalue)
 
 
-def uci_duel(summary, folds, noise, other, datasets):
-    """WeightBoost against ``other`` on each dataset at one noise level."""
-    rows = []
+def _outcome(value, versus, lower_is_better):
+    if value == versus:
+        return "tie"
+    return "win" if (value < versus) == lower_is_better else "loss"
+
+
+def uci_duel(summary, folds, duel: dict, datasets, paired=fold_wilcoxon) -> pd.DataFrame:
+    """Per dataset: the two mean errors (%, at the paper's precision), outcome and p-value."""
+    a, b, noise = duel["algorithm"], duel["versus"], float(duel["noise"])
     part = summary[np.isclose(summary.noise, noise)].set_index(["dataset", "algorithm"])
-    for d in datasets:
-        if (d, WB) not in part.index or (d, other) not in part.index:
+    rows = []
+    for d in [d for d in datasets if d in set(duel.get("datasets") or datasets)]:
+        if (d, a) not in part.index or (d, b) not in part.index:
             continue
-        wb, ot = _rounded(part.loc[(d, WB)].error_mean), _rounded(part.loc[(d, other)].error_mean)
-        outcome = "win" if wb < ot else "loss" if wb > ot else "tie"
-        rows.append({"dataset": DISPLAY.get(d, d), "WeightBoost": wb, other: ot,
-                     "outcome": outcome, "wilcoxon_p": paired_p(folds, d, noise, WB, other)})
-    return pd.DataFrame(rows)
+        ea, eb = part.loc[(d, a)].error_mean, part.loc[(d, b)].error_mean
+        va, vb = (round(100 * e + 1e-9, PRECISION["uci"]) for e in (ea, eb))
+        rows.append({"dataset": DISPLAY.get(d, d), "algorithm": a, "versus": b, "value": va,
+                     "versus_value": vb, "difference": 100 * (ea - eb),
+                     "outcome": _outcome(va, vb, lower_is_better=True),
+                     "p_value": paired(folds, d, noise, a, b)})
+    return pd.DataFrame(rows, columns=EVIDENCE)
 
 
-def counts(frame):
-    if "outcome" not in frame:
-        return 0, 0, 0
-    c = frame.outcome.value_counts()
+def reuters_duel(f1: pd.DataFrame, duel: dict) -> pd.DataFrame:
+    a, b = duel["algorithm"], duel["versus"]
+    part = f1[f1.t_rule == duel["t_rule"]].set_index(["category", "algorithm"]).f1
+    rows = []
+    for category in f1.category.unique():
+        if (category, a) not in part.index or (category, b) not in part.index:
+            continue
+        va, vb = (round(float(part[(category, x)]), PRECISION["reuters"]) for x in (a, b))
+        rows.append({"dataset": category, "algorithm": a, "versus": b, "value": va,
+                     "versus_value": vb, "difference": part[(category, a)] - part[(category, b)],
+                     "outcome": _outcome(va, vb, lower_is_better=False),
+                     "p_value": float("nan")})
+    return pd.DataFrame(rows, columns=EVIDENCE)
+
+
+def counts(frame) -> tuple[int, int, int]:
+    c = frame.outcome.value_counts() if len(frame) else {}
     return int(c.get("win", 0)), int(c.get("tie", 0)), int(c.get("loss", 0))
 
 
-def evaluate(claims, summary, folds, f1, datasets) -> list[dict]:
-    """One result per claim: text, holds, counts and the per-dataset evidence."""
+def wins_needed(duel: dict, compared: int) -> int:
+    needed = duel.get("wins_needed", "all")
+    return compared if needed == "all" else int(needed)
+
+
+def describe(duel: dict) -> str:
+    where = (f"at {int(round(100 * float(duel['noise'])))} % noise" if duel["source"] == "uci"
+             else f"F1 at the {duel['t_rule']} T")
+    on = duel.get("datasets")
+    on = f" on {', '.join(DISPLAY.get(d, d) for d in on)}" if on else ""
+    return f"{duel['algorithm']} against {duel['versus']}{on}, {where}"
+
+
+def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon) -> dict:
+    """A duel's evidence, counts, what it needs, whether it holds and its p across datasets."""
+    if duel["source"] == "uci":
+        evidence = uci_duel(summary, folds, duel, datasets, paired)
+        across = across_datasets(evidence.difference) if len(evidence) else None
+        p = across.p_value if across is not None else float("nan")
+    elif duel["source"] == "reuters":
+        evidence = reuters_duel(f1, duel) if f1 is not None else pd.DataFrame(columns=EVIDENCE)
+        p = float("nan")
+    else:
+        raise ValueError(f"unknown duel source {duel['source']!r} (uci or reuters)")
+    w, t, l = counts(evidence)
+    needed = wins_needed(duel, len(evidence))
+    holds = bool(w >= needed) if len(evidence) else None
+    return {"evidence": evidence, "wins": w, "ties": t, "losses": l, "needed": needed,
+            "compared": len(evidence), "holds": holds, "p_value": p}
+
+
+def evaluate(checks: list[dict], texts: list[str], summary, folds, f1, datasets,
+             paired=fold_wilcoxon) -> list[dict]:
+    """One result per claim: its text, whether it holds, the counts of its first duel, what it
+    needs, the other duels' counts, the evidence of its first duel and its p across datasets.
+    ``holds`` is None when a duel had nothing to compare (e.g. no Reuters results)."""
     results = []
-    for claim in claims:
-        result = {"claim": claim}
-        if claim.startswith("Table 2: WeightBoost has lower error than AdaBoost"):
-            duel = uci_duel(summary, folds, 0.0, "AdaBoost", datasets)
-            w, t, l = counts(duel)
-            result.update(holds=w == len(duel), needed=f"{len(duel)} wins of {len(duel)}")
-        elif claim.startswith("Table 2: WeightBoost has lower error than Weight Decay"):
-            duel = uci_duel(summary, folds, 0.0, "WeightDecay", datasets)
-            w, t, l = counts(duel)
-            result.update(holds=w >= 6, needed="at least 6 wins of 8")
-        elif claim.startswith("Table 2: WeightBoost outperforms epsilon-Boost"):
-            duel = uci_duel(summary, folds, 0.0, "EpsilonBoost", datasets)
-            w, t, l = counts(duel)
-            result.update(holds=w >= 7, needed="at least 7 wins of 8")
-        elif claim.startswith("Table 3: WeightBoost beats AdaBoost in F1"):
-            duel = reuters_duel(f1, "paper")
-            w, t, l = counts(duel)
-            cv = reuters_duel(f1, "cv")
-            result.update(holds=w >= 7, needed="at least 7 wins of 10 (at the paper's T)",
-                          also=f"with T chosen by CV on the training split: "
-                               f"{'/'.join(map(str, counts(cv)))} (win/tie/loss)")
-        elif claim.startswith("Table 4 / Figure 1"):
-            duel = uci_duel(summary, folds, 0.1, "AdaBoost", datasets)
-            w, t, l = counts(duel)
-            overfit = overfitting(summary, 0.1, ["german", "breast_cancer", "cmc"])
-            result.update(holds=(w == len(duel)) and all(overfit.values()),
-                          needed=f"{len(duel)} wins of {len(duel)} at 10 % noise, and AdaBoost "
-                                 "worse than C4.5 on German, Breast Cancer and Contraceptive",
-                          also="AdaBoost above C4.5 at 10 % noise: " + ", ".join(
-                              f"{DISPLAY[k]} {'yes' if v else 'no'}" for k, v in overfit.items()))
-        else:
-            result.update(holds=None, needed="no evaluator for this claim")
-            results.append(result)
-            continue
-        result.update(wins=w, ties=t, losses=l, evidence=duel)
-        results.append(result)
+    for check, text in zip(checks, texts):
+        runs = [run_duel(d, summary, folds, f1, datasets, paired) for d in check["duels"]]
+        shown = [run_duel(d, summary, folds, f1, datasets, paired) for d in check.get("report", [])]
+        first = runs[0]
+        verdicts = [r["holds"] for r in runs]
+        holds = None if any(v is None for v in verdicts) else all(verdicts)
+        needed = "; and ".join(
+            f"{describe(d)}: {'every one of' if d.get('wins_needed', 'all') == 'all' else 'at least'}"
+            f" {r['needed']} wins of {r['compared']}" for d, r in zip(check["duels"], runs))
+        also = "; ".join(f"{describe(d)}: {r['wins']}/{r['ties']}/{r['losses']} (win/tie/loss)"
+                         for d, r in list(zip(check["duels"], runs))[1:]
+                         + list(zip(check.get("report", []), shown)))
+        results.append({"id": check["id"], "claim": text, "holds": holds,
+                        "wins": first["wins"], "ties": first["ties"], "losses": first["losses"],
+                        "needed": needed, "also": also, "p_value": first["p_value"],
+                        "evidence": first["evidence"]})
     return results
-
-
-def overfitting(summary, noise, datasets) -> dict[str, bool]:
-    part = summary[np.isclose(summary.noise, noise)].set_index(["dataset", "algorithm"])
-    return {d: bool(_rounded(part.loc[(d, "AdaBoost")].error_mean)
-                    > _rounded(part.loc[(d, "C4.5")].error_mean))
-            for d in datasets if (d, "AdaBoost") in part.index and (d, "C4.5") in part.index}
-
-
-def reuters_duel(f1, rule) -> pd.DataFrame:
-    part = f1[f1.t_rule == rule].set_index(["category", "algorithm"]).f1
-    rows = []
-    for category in f1.category.unique():
-        if (category, WB) not in part.index or (category, "AdaBoost") not in part.index:
-            continue
-        wb, ada = round(part[(category, WB)], 4), round(part[(category, "AdaBoost")], 4)
-        rows.append({"category": category, "WeightBoost": wb, "AdaBoost": ada,
-                     "outcome": "win" if wb > ada else "loss" if wb < ada else "tie"})
-    return pd.DataFrame(rows, columns=["category", "WeightBoost", "AdaBoost", "outcome"])
