@@ -132,3 +132,21 @@ def test_browser_renders_tables_and_figures(built, tmp_path):
 
     pixels = imread(shot)
     assert pixels.shape[0] >= 2000 and np.std(pixels) > 0.05  # not a blank page
+
+
+def test_claims_evaluator_gives_the_committed_verdicts(main_config):
+    # the generic evaluator on the committed primary tables: today's five verdicts
+    ref = load_reference(REFERENCE)
+    results = ROOT / "results"
+    checked = evaluate(ref["claim_checks"], ref["claims"], pd.read_csv(results / "uci_summary.csv"),
+                       pd.read_csv(results / "uci_folds.csv"),
+                       pd.read_csv(results / "reuters_f1.csv"),
+                       main_config["experiment"]["datasets"])
+    got = {c["id"]: (c["holds"], c["wins"], c["ties"], c["losses"]) for c in checked}
+    assert got == {"table2_adaboost": (False, 3, 0, 5),
+                   "table2_weight_decay": (False, 2, 0, 6),
+                   "table2_epsilon_boost": (False, 5, 0, 3),
+                   "table3_reuters": (False, 6, 1, 3),
+                   "table4_noise10": (False, 5, 0, 3)}
+    table4 = checked[-1]
+    assert "3/0/0" in table4["also"]  # AdaBoost above C4.5 on all three sets: that part holds

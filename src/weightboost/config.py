@@ -48,6 +48,19 @@ def check_config(config: dict) -> dict:
     return config
 
 
+def check_learners(config: dict) -> dict:
+    """Every algorithm entry and every sensitivity cell builds a learner whose parameters are in
+    range (imports the learners: slower than ``check_config``, so called once per run)."""
+    from weightboost.experiment.learners import check_learner
+    from weightboost.experiment.sensitivity import check_study
+
+    rounds = config.get("experiment", {}).get("rounds", 100)
+    for name, spec in config.get("algorithms", {}).items():
+        check_learner(name, spec, rounds)
+    check_study(config)
+    return config
+
+
 def validate_schema(config: dict, schema_path: Path = SCHEMA_PATH) -> None:
     """Validate against the JSON schema, with an error that names the offending key."""
     import jsonschema

@@ -2,16 +2,20 @@
 import os
 from pathlib import Path
 
-from weightboost.config import check_config, dataset_spec
+from weightboost.config import check_config, check_learners, dataset_spec
 from weightboost.errors import ReproError
+from weightboost.experiment.sensitivity import resolve_spec
 
 try:
     check_config(config)
+    if workflow.is_main_process:  # not again in every job of a cluster run
+        check_learners(config)
 except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
 
 UCI_DATASETS = sorted(config["datasets"])
 PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
+REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
 
 
 def package_code(*parts):
@@ -64,10 +68,12 @@ def cell_protocol():
 
 
 def algorithm_spec(wildcards):
-    if wildcards.algorithm not in config["algorithms"]:
-        raise WorkflowError(f"unknown algorithm {wildcards.algorithm!r}: not a key of the "
-                            f"config section 'algorithms' (known: {sorted(config['algorithms'])})")
-    return config["algorithms"][wildcards.algorithm]
+    """The learner entry of a cell: a key of `algorithms`, or a sensitivity cell name
+    (`entry~param=value,...`, see weightboost.experiment.sensitivity)."""
+    try:
+        return resolve_spec(config["algorithms"], wildcards.algorithm)
+    except ReproError as exc:
+        raise WorkflowError(str(exc))
 
 
 # -- the Reuters study ------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 wildcard_constraints:
     dataset="[A-Za-z0-9_]+",
     noise="[0-9.e-]+",
-    algorithm="[A-Za-z0-9_.+-]+",
+    algorithm="[A-Za-z0-9_.+=,~-]+",
     repeat="[0-9]+",
 
 

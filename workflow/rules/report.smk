@@ -8,7 +8,7 @@ rule report:
         summary="results/uci_summary.csv",
         f1="results/reuters_f1.csv",
         curves="results/reuters_curves.csv",
-        reference="config/reference/jin2003_tables.yaml",
+        reference=REFERENCE,
         notes=workflow.source_path("../report/notes.md"),
         code=package_code("report"),
     output:

@@ -7,6 +7,9 @@
   are flipped (half-up rounding, not Python's banker's rounding). Higher noise levels flip a
   superset of the lower levels' labels; test folds are never touched.
 
+* Learners: a booster that draws (resampling, inner cross-validation) gets a seed from
+  (seed, dataset, repeat, fold); every reading and algorithm of a fold gets the same one.
+
 Seeds are combined with ``numpy.random.SeedSequence``; dataset names enter through CRC-32,
 which, unlike Python's ``hash``, is the same in every process.
 """
@@ -26,6 +29,10 @@ def _key(name: str) -> int:
 
 def fold_seed(seed: int, dataset: str, repeat: int) -> int:
     return int(np.random.SeedSequence([seed, _key(dataset), repeat]).generate_state(1)[0])
+
+
+def learner_seed(seed: int, dataset: str, repeat: int, fold: int) -> int:
+    return int(np.random.SeedSequence([seed, _key(dataset), repeat, fold, 3]).generate_state(1)[0])
 
 
 def folds(y: np.ndarray, n_folds: int, seed: int, dataset: str, repeat: int):

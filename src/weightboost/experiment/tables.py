@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.experiment.reuters import T_RULES
+from weightboost.experiment.uci import FOLD_COLUMNS
 
 SUMMARY_COLUMNS = ["dataset", "noise", "algorithm", "n_folds", "error_mean", "error_sd",
                    "rounds_mean"]
@@ -44,16 +45,23 @@ def uci_order(datasets, algorithms, *keys):
 
 
 def combine_folds(cell_frames, datasets, algorithms) -> pd.DataFrame:
-    frame = pd.concat(cell_frames, ignore_index=True)
+    """The primary table: the cells' ``FOLD_COLUMNS`` in the config's order."""
+    frame = pd.concat([f[FOLD_COLUMNS] for f in cell_frames], ignore_index=True)
     return order_rows(frame, uci_order(datasets, algorithms, "repeat", "fold"))
 
 
+def error_summary(folds: pd.DataFrame, keys, count: str) -> pd.DataFrame:
+    """Per group of ``keys`` (in order of appearance): the number of fold rows (column
+    ``count``), mean and sample sd of the error, mean rounds."""
+    grouped = folds.groupby(keys, sort=False)
+    return grouped.agg(**{count: ("error", "size")}, error_mean=("error", "mean"),
+                       error_sd=("error", lambda e: float(np.std(e, ddof=1))
+                                 if len(e) > 1 else float("nan")),
+                       rounds_mean=("rounds", "mean")).reset_index()
+
+
 def summarise(folds: pd.DataFrame, datasets, algorithms) -> pd.DataFrame:
-    grouped = folds.groupby(["dataset", "noise", "algorithm"], sort=False)
-    summary = grouped.agg(n_folds=("error", "size"), error_mean=("error", "mean"),
-                          error_sd=("error", lambda e: float(np.std(e, ddof=1))
-                                    if len(e) > 1 else float("nan")),
-                          rounds_mean=("rounds", "mean")).reset_index()
+    summary = error_summary(folds, ["dataset", "noise", "algorithm"], "n_folds")
     return order_rows(summary, uci_order(datasets, algorithms))[SUMMARY_COLUMNS]
 
 

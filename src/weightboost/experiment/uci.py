@@ -1,4 +1,8 @@
-"""One cell of the UCI grid: a dataset, a noise level, an algorithm and a repeat, over all folds."""
+"""One cell of the UCI grid: a dataset, a noise level, an algorithm and a repeat, over all folds.
+
+A cell also records what a reading of the protocol records: ``restarts`` (boosting restarts,
+``on_degenerate="restart"``) and ``chosen_C`` (Weight Decay's C chosen by inner CV); the
+primary table ``results/uci_folds.csv`` keeps ``FOLD_COLUMNS``, the sensitivity study all."""
 
 from __future__ import annotations
 
@@ -9,22 +13,38 @@ import pandas as pd
 
 from weightboost.data.uci import load_table
 from weightboost.experiment.learners import make_learner
-from weightboost.experiment.protocol import folds, noisy_labels
+from weightboost.experiment.protocol import folds, learner_seed, noisy_labels
 
 FOLD_COLUMNS = ["dataset", "noise", "algorithm", "repeat", "fold", "n_train", "n_test",
                 "n_flipped", "error", "rounds", "fit_seconds", "predict_seconds"]
 TIMING_COLUMNS = ["fit_seconds", "predict_seconds"]
+RECORDED_COLUMNS = ["restarts", "chosen_C"]
+CELL_COLUMNS = FOLD_COLUMNS + RECORDED_COLUMNS
 
 
 def run_cell(table_path, dataset: str, noise: float, algorithm: str, spec: dict, repeat: int,
              experiment: dict) -> pd.DataFrame:
+    return _run_repeat(*load_table(table_path), dataset, noise, algorithm, spec, repeat,
+                       experiment)
+
+
+def run_repeats(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
+                repeats: int, experiment: dict) -> pd.DataFrame:
+    """Repeats 0..repeats-1 of a cell (the sensitivity study's job); repeat r is exactly the
+    grid's cell ``rep<r>``."""
     X, y = load_table(table_path)
+    return pd.concat([_run_repeat(X, y, dataset, noise, algorithm, spec, r, experiment)
+                      for r in range(repeats)], ignore_index=True)
+
+
+def _run_repeat(X, y, dataset, noise, algorithm, spec, repeat, experiment) -> pd.DataFrame:
     rows = []
     splits = folds(y, experiment["folds"], experiment["seed"], dataset, repeat)
     for fold, (train, test) in enumerate(splits):
         y_train, flipped = noisy_labels(y[train], noise, experiment["seed"], dataset, repeat,
                                         fold)
-        model = make_learner(algorithm, spec, experiment["rounds"])
+        model = make_learner(algorithm, spec, experiment["rounds"],
+                             learner_seed(experiment["seed"], dataset, repeat, fold))
         start = time.perf_counter()
         model.fit(X.iloc[train], y_train)
         fitted = time.perf_counter()
@@ -36,5 +56,7 @@ def run_cell(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
             "n_flipped": len(flipped), "error": float(np.mean(predicted != y[test])),
             "rounds": int(getattr(model, "n_rounds_", 1)),
             "fit_seconds": round(fitted - start, 4), "predict_seconds": round(done - fitted, 4),
+            "restarts": int(getattr(model, "restarts_", 0)),
+            "chosen_C": float(getattr(model, "C_", np.nan)),
         })
-    return pd.DataFrame(rows, columns=FOLD_COLUMNS)
+    return pd.DataFrame(rows, columns=CELL_COLUMNS)

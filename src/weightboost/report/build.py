@@ -48,7 +48,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
         (tdir / f"table4_noise{level}.tex").write_text(tables.to_latex(
             _ordered(tables.uci_display(t4[np.isclose(t4.noise, noise)])),
             f"Test error (\\%) with {level} \\% label noise in the training folds."))
-    pd.DataFrame([{k: v for k, v in c.items() if k != "evidence"} for c in checked]).to_csv(
+    pd.DataFrame([{k: v for k, v in c.items() if k not in ("evidence", "duels")}
+                  for c in checked]).to_csv(
         tdir / "claims.csv", index=False, lineterminator="\n")
 
     fig1 = figures.figure1(summary, reference, datasets, fdir / "figure1")
@@ -103,6 +104,9 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
         doc.paragraph(f"{verdict}: {c['claim']}{counts} {c.get('also', '')}".strip())
         if len(c["evidence"]):
             doc.table(evidence_display(c["evidence"]), index=False)
+    doc.paragraph("How the claims fare under every reading of the protocol, on repeated "
+                  "cross-validation with corrected tests: `sensitivity.md` / `sensitivity.html` "
+                  "beside this report (built by `snakemake sensitivity`).")
     if notes_path and Path(notes_path).exists():
         doc.heading("Notes on the protocol and known differences")
         for para in Path(notes_path).read_text().split("\n\n"):
@@ -126,7 +130,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
 
     write_text_atomic(out / "report.md", doc.markdown(out))
     write_text_atomic(out / "report.html", doc.html())
-    return {"claims": [{k: v for k, v in c.items() if k != "evidence"} for c in checked]}
+    return {"claims": [{k: v for k, v in c.items() if k not in ("evidence", "duels")}
+                       for c in checked]}
 
 
 def evidence_display(evidence: pd.DataFrame) -> pd.DataFrame:

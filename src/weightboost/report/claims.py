@@ -134,5 +134,7 @@ def evaluate(checks: list[dict], texts: list[str], summary, folds, f1, datasets,
         results.append({"id": check["id"], "claim": text, "holds": holds,
                         "wins": first["wins"], "ties": first["ties"], "losses": first["losses"],
                         "needed": needed, "also": also, "p_value": first["p_value"],
-                        "evidence": first["evidence"]})
+                        "evidence": first["evidence"],
+                        "duels": [{k: v for k, v in r.items() if k != "evidence"}
+                                  for r in runs]})
     return results

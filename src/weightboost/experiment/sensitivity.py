@@ -1,0 +1,194 @@
+"""The sensitivity study (config section ``sensitivity``): the UCI grid under every reading of
+the paper's unstated protocol, on repeated cross-validation.
+
+A *reading* is a set of learner parameters (``params``) applied to every booster of the study
+that takes them (or only to the reading's ``algorithms``), and optionally a replacement of an
+algorithm by another config entry (``replace``, e.g. WeightDecay by WeightDecay-cv). A
+*sweep* is shorthand for one reading per value of one parameter (``beta=0.25``, ...).
+
+Each (reading, algorithm) resolves to a **cell name**: the config entry it runs, followed by
+the parameters that differ from that entry's own, ``WeightBoost~normalize=mean`` or
+``AdaBoost~on_degenerate=restart,sampling=resample``; an algorithm that a reading leaves as it
+is keeps its plain name. Cells are those of the UCI grid (``results/cells/uci/...``, the same
+rule, folds, noise and seeds), so a cell whose parameters equal the primary run's is computed
+once, whatever the number of readings that use it, and repeat 0 is the primary run's own.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+import yaml
+
+from weightboost.errors import ConfigError
+from weightboost.experiment.learners import learner_class
+from weightboost.experiment.tables import error_summary, order_rows
+
+SEPARATOR = "~"
+PRIMARY = "primary"
+FOLD_COLUMNS = ["reading", "dataset", "noise", "algorithm", "cell", "repeat", "fold",
+                "n_train", "n_test", "error", "rounds", "restarts", "chosen_C"]
+SUMMARY_COLUMNS = ["reading", "dataset", "noise", "algorithm", "n_runs", "error_mean",
+                   "error_sd", "rounds_mean"]
+
+
+def study_section(config: dict) -> dict:
+    """The ``sensitivity`` section with ``datasets``, ``noise_levels`` and ``algorithms``
+    taken from ``experiment`` where the section does not give them."""
+    study = dict(config["sensitivity"])
+    for key in ("datasets", "noise_levels", "algorithms"):
+        study.setdefault(key, config["experiment"][key])
+    study.setdefault("repeats", 10)
+    return study
+
+
+def format_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return format(value, "g")
+    return str(value)
+
+
+def cell_name(entry: str, overrides: dict) -> str:
+    if not overrides:
+        return entry
+    return entry + SEPARATOR + ",".join(f"{k}={format_value(v)}"
+                                        for k, v in sorted(overrides.items()))
+
+
+def parse_cell_name(name: str) -> tuple[str, dict]:
+    entry, _, rest = name.partition(SEPARATOR)
+    overrides = {}
+    for part in filter(None, rest.split(",")):
+        key, _, value = part.partition("=")
+        overrides[key] = yaml.safe_load(value)
+    return entry, overrides
+
+
+def resolve_spec(algorithms: dict, name: str) -> dict:
+    """The config entry a cell name runs, with its overrides merged into ``params``."""
+    entry, overrides = parse_cell_name(name)
+    if entry not in algorithms:
+        raise ConfigError(f"unknown algorithm {entry!r}: not a key of the config section "
+                          f"'algorithms' (known: {sorted(algorithms)})")
+    spec = dict(algorithms[entry])
+    spec["params"] = {**(spec.get("params") or {}), **overrides}
+    return spec
+
+
+def _defaults(cls) -> dict:
+    return {k: p.default for k, p in inspect.signature(cls.__init__).parameters.items()
+            if k != "self" and p.default is not inspect.Parameter.empty}
+
+
+def readings(study: dict) -> dict[str, dict]:
+    """The study's readings with every sweep expanded, in config order (sweeps last)."""
+    out = {name: dict(r or {}) for name, r in (study.get("readings") or {}).items()}
+    for param, sweep in (study.get("sweeps") or {}).items():
+        for value in sweep["values"]:
+            name = f"{param}={format_value(value)}"
+            out[name] = {"params": {param: value}, "algorithms": list(sweep["algorithms"]),
+                         "sweep": {"param": param, "value": value}}
+    return out
+
+
+def resolve(config: dict, reading: dict, algorithm: str) -> str:
+    """The cell name of ``algorithm`` under ``reading``."""
+    algorithms = config["algorithms"]
+    entry = (reading.get("replace") or {}).get(algorithm, algorithm)
+    if entry not in algorithms:
+        raise ConfigError(f"sensitivity: {entry!r} is not a key of the config section "
+                          "'algorithms'")
+    spec = algorithms[entry]
+    targets = reading.get("algorithms")
+    if targets is not None and algorithm not in targets:
+        return entry
+    defaults = _defaults(learner_class(entry, spec.get("learner")))
+    current = {**defaults, **(spec.get("params") or {})}
+    overrides = {k: v for k, v in (reading.get("params") or {}).items()
+                 if k in defaults and current.get(k) != v}
+    return cell_name(entry, overrides)
+
+
+def plan(config: dict) -> pd.DataFrame:
+    """One row per (reading, algorithm): the cell it runs."""
+    study = study_section(config)
+    rows = [{"reading": name, "algorithm": algorithm, "cell": resolve(config, reading, algorithm)}
+            for name, reading in readings(study).items() for algorithm in study["algorithms"]]
+    return pd.DataFrame(rows, columns=["reading", "algorithm", "cell"])
+
+
+def check_study(config: dict) -> None:
+    """Cross-key checks of the section: known algorithms, parameters some booster takes, a
+    primary reading, and every resulting cell a valid learner."""
+    from weightboost.experiment.learners import check_learner
+
+    if not config.get("sensitivity"):
+        return
+    study = study_section(config)
+    for name in study["datasets"]:
+        if name not in config.get("datasets", {}):
+            raise ConfigError(f"sensitivity.datasets names {name!r}, which has no spec under "
+                              "'datasets'")
+    known = config.get("algorithms", {})
+    for algorithm in study["algorithms"]:
+        if algorithm not in known:
+            raise ConfigError(f"sensitivity.algorithms names {algorithm!r}, which is not a key "
+                              f"of the config section 'algorithms' (known: {sorted(known)})")
+    study_readings = readings(study)
+    if PRIMARY not in study_readings or study_readings[PRIMARY].get("params") \
+            or study_readings[PRIMARY].get("replace"):
+        raise ConfigError("sensitivity.readings must hold 'primary: {}', the reading of the "
+                          "main tables, to compare the others with")
+    takes = set()
+    for entry in known.values():
+        takes |= set(_defaults(learner_class("?", entry.get("learner"))))
+    for name, reading in study_readings.items():
+        for key in reading.get("params") or {}:
+            if key not in takes:
+                raise ConfigError(f"sensitivity reading {name!r}: no learner takes a "
+                                  f"parameter {key!r}")
+        for key, value in (reading.get("params") or {}).items():
+            if isinstance(value, (list, dict)):
+                raise ConfigError(f"sensitivity reading {name!r}: parameter {key!r} must be "
+                                  "a single value")
+    rounds = config["experiment"]["rounds"]
+    for cell in plan(config).cell.unique():
+        check_learner(cell, resolve_spec(known, cell), rounds)
+
+
+def study_folds(cells: dict[str, pd.DataFrame], table: pd.DataFrame, datasets,
+                algorithms) -> pd.DataFrame:
+    """``results/sensitivity/folds.csv``: every (reading, algorithm)'s fold rows, from the
+    cell frames keyed by cell name (each frame: all datasets, noise levels and repeats)."""
+    parts = []
+    for row in table.itertuples(index=False):
+        frame = cells[row.cell].drop(columns=["algorithm"])
+        parts.append(frame.assign(reading=row.reading, algorithm=row.algorithm, cell=row.cell))
+    folds = pd.concat(parts, ignore_index=True)[FOLD_COLUMNS]
+    order = [("reading", list(dict.fromkeys(table.reading))), ("dataset", datasets),
+             ("noise", None), ("algorithm", algorithms), ("repeat", None), ("fold", None)]
+    return order_rows(folds, order)
+
+
+def study_summary(folds: pd.DataFrame) -> pd.DataFrame:
+    return error_summary(folds, ["reading", "dataset", "noise", "algorithm"],
+                         "n_runs")[SUMMARY_COLUMNS]
+
+
+def study_timing(cells: dict[str, pd.DataFrame], table: pd.DataFrame) -> pd.DataFrame:
+    """Compute cost per reading (fit + predict seconds summed over its cells' folds): all its
+    cells, and the cells that only other readings than the primary one use. Measurements of
+    the machine, like the timing columns of the primary tables."""
+    seconds = {name: float((frame.fit_seconds + frame.predict_seconds).sum())
+               for name, frame in cells.items()}
+    primary = set(table[table.reading == PRIMARY].cell)
+    rows = []
+    for reading, part in table.groupby("reading", sort=False):
+        used = list(dict.fromkeys(part.cell))
+        new = [c for c in used if c not in primary]
+        rows.append({"reading": reading, "cells": len(used), "seconds": sum(seconds[c] for c in used),
+                     "new_cells": len(new), "new_seconds": sum(seconds[c] for c in new)})
+    return pd.DataFrame(rows).round(1)

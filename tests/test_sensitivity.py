@@ -1,0 +1,144 @@
+"""The sensitivity study: readings resolved to shared cells, config checks, and the target end to
+end on fixture data through Snakemake."""
+
+import copy
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import run_snakemake
+from weightboost.errors import ConfigError
+from weightboost.experiment.sensitivity import (cell_name, check_study, parse_cell_name, plan,
+                                                readings, resolve_spec)
+
+
+def study_config(main_config, **study):
+    config = copy.deepcopy(main_config)
+    config["sensitivity"] = {
+        "repeats": 2, "datasets": ["pima", "breast_cancer"], "noise_levels": [0.0, 0.2],
+        "algorithms": ["C4.5", "AdaBoost", "WeightBoost"],
+        "readings": {"primary": {}, "resample": {"params": {"sampling": "resample"}},
+                     "constant_mean": {"params": {"normalize": "mean"}}},
+        "sweeps": {"beta": {"values": [0, 0.5], "algorithms": ["WeightBoost"]}}, **study}
+    return config
+
+
+def test_a_reading_changes_only_the_learners_that_take_its_parameters(main_config):
+    table = plan(study_config(main_config)).set_index(["reading", "algorithm"]).cell
+    assert table["primary", "AdaBoost"] == "AdaBoost"
+    assert table["resample", "AdaBoost"] == "AdaBoost~sampling=resample"
+    assert table["resample", "C4.5"] == "C4.5"                # C4.5 does not boost
+    assert table["constant_mean", "AdaBoost"] == "AdaBoost"   # only WeightBoost normalises
+    assert table["constant_mean", "WeightBoost"] == "WeightBoost~normalize=mean"
+    assert table["beta=0", "WeightBoost"] == "WeightBoost~beta=0"
+    assert table["beta=0.5", "WeightBoost"] == "WeightBoost"  # the primary run's β
+    assert table["beta=0", "AdaBoost"] == "AdaBoost"          # the sweep is WeightBoost's
+    assert len(set(table)) == 7  # C4.5, 2 x AdaBoost, 4 x WeightBoost
+
+
+def test_replace_swaps_an_algorithm_for_another_entry(main_config):
+    config = study_config(main_config, algorithms=["AdaBoost", "WeightDecay"],
+                          readings={"primary": {},
+                                    "cv": {"replace": {"WeightDecay": "WeightDecay-cv"}}})
+    table = plan(config).set_index(["reading", "algorithm"]).cell
+    assert table["cv", "WeightDecay"] == "WeightDecay-cv"
+    assert table["cv", "AdaBoost"] == "AdaBoost"
+
+
+def test_cell_names_round_trip_with_typed_values(main_config):
+    name = cell_name("WeightBoost", {"beta": 0.25, "normalize": "none", "sampling": "resample"})
+    assert name == "WeightBoost~beta=0.25,normalize=none,sampling=resample"
+    entry, overrides = parse_cell_name(name)
+    assert entry == "WeightBoost"
+    assert overrides == {"beta": 0.25, "normalize": "none", "sampling": "resample"}
+    spec = resolve_spec(main_config["algorithms"], name)
+    assert spec["learner"] == "WeightBoost" and spec["params"]["beta"] == 0.25
+    with pytest.raises(ConfigError, match="Nope"):
+        resolve_spec(main_config["algorithms"], "Nope~beta=1")
+
+
+def test_sweeps_expand_into_one_reading_per_value(main_config):
+    names = list(readings(study_config(main_config)["sensitivity"]))
+    assert names == ["primary", "resample", "constant_mean", "beta=0", "beta=0.5"]
+
+
+@pytest.mark.parametrize("study, words", [
+    ({"readings": {"primary": {}, "bad": {"params": {"gamma": 1}}}}, ["bad", "gamma"]),
+    ({"readings": {"primary": {}, "bad": {"params": {"beta": -1}}}}, ["beta", ">= 0"]),
+    ({"readings": {"primary": {}, "bad": {"params": {"sampling": "bootstrap"}}}},
+     ["sampling"]),
+    ({"readings": {"primary": {}, "bad": {"params": {"beta": [1, 2]}}}}, ["single value"]),
+    ({"readings": {"resample": {"params": {"sampling": "resample"}}}}, ["primary"]),
+    ({"algorithms": ["AdaBoost", "Nope"]}, ["Nope"]),
+    ({"datasets": ["pima", "nope"]}, ["nope"]),
+])
+def test_bad_study_configs_are_refused_by_name(main_config, study, words):
+    with pytest.raises(ConfigError) as error:
+        check_study(study_config(main_config, **study))
+    for word in words:
+        assert word in str(error.value)
+
+
+@pytest.fixture(scope="module")
+def study_run(tmp_path_factory, main_config):
+    from conftest import make_fixture_config
+
+    config = study_config(make_fixture_config(main_config))
+    config["download"] = {**config["download"], "sources": ["mirror"]}
+    config["experiment"] = {**config["experiment"], "datasets": ["pima", "breast_cancer"],
+                            "folds": 3, "rounds": 4, "noise_levels": [0.0, 0.2],
+                            "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
+    config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
+                               "algorithms": ["C4.5", "AdaBoost", "WeightBoost"],
+                               "rounds": 3, "cv_folds": 2, "paper_rounds": {}}
+    workdir = tmp_path_factory.mktemp("study")
+    result = run_snakemake(workdir, config, "sensitivity", "experiments")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return workdir, config
+
+
+def test_study_tables_pair_every_reading_on_the_same_folds(study_run):
+    workdir, config = study_run
+    folds = pd.read_csv(workdir / "results/sensitivity/folds.csv")
+    n_readings, runs = 5, 2 * 3
+    assert len(folds) == n_readings * 2 * 2 * 3 * runs  # readings, datasets, noise, algorithms
+    assert list(folds.columns) == ["reading", "dataset", "noise", "algorithm", "cell", "repeat",
+                                   "fold", "n_train", "n_test", "error", "rounds", "restarts",
+                                   "chosen_C"]
+    key = ["dataset", "noise", "algorithm", "repeat", "fold"]
+    by = {r: part.set_index(key).sort_index() for r, part in folds.groupby("reading")}
+    # a reading that leaves AdaBoost as it is uses the primary reading's cell, fold by fold
+    np.testing.assert_array_equal(by["constant_mean"].xs("AdaBoost", level="algorithm").error,
+                                  by["primary"].xs("AdaBoost", level="algorithm").error)
+    # resampling is another learner: some fold differs
+    assert not np.array_equal(by["resample"].xs("AdaBoost", level="algorithm").error,
+                              by["primary"].xs("AdaBoost", level="algorithm").error)
+    # repeat 0 of the primary reading is the main grid's own run
+    grid = pd.read_csv(workdir / "results/uci_folds.csv").set_index(key).sort_index()
+    primary0 = by["primary"].xs(0, level="repeat")
+    np.testing.assert_array_equal(primary0.error, grid.xs(0, level="repeat").error)
+    # repeats have their own folds: the training sizes or errors of repeat 1 differ somewhere
+    summary = pd.read_csv(workdir / "results/sensitivity/summary.csv")
+    assert list(summary.columns) == ["reading", "dataset", "noise", "algorithm", "n_runs",
+                                     "error_mean", "error_sd", "rounds_mean"]
+    assert (summary.n_runs == runs).all()
+
+
+def test_verdicts_cover_every_claim_under_every_reading(study_run):
+    workdir, _ = study_run
+    verdicts = pd.read_csv(workdir / "reports/tables/verdicts.csv")
+    assert list(verdicts.columns) == ["claim", "reading", "wins", "ties", "losses", "needed",
+                                      "holds", "p_value"]
+    assert len(verdicts) == 5 * 5
+    reuters = verdicts[verdicts.claim == "table3_reuters"].set_index("reading")
+    assert reuters.drop(index="primary").holds.isna().all()  # not rerun under other readings
+    duels = pd.read_csv(workdir / "reports/tables/sensitivity_duels.csv")
+    assert (duels.ci_low <= duels.difference + 1e-12).all()
+    assert (duels.difference <= duels.ci_high + 1e-12).all()
+    assert (workdir / "reports/figures/beta_curves.png").stat().st_size > 0
+    section = (workdir / "reports/sensitivity.md").read_text()
+    assert "## Verdicts" in section and "figures/beta_curves.png" in section
+    assert "table4_noise10" in section and "resample" in section
+    html = (workdir / "reports/sensitivity.html").read_text()
+    assert html.count("data:image/png;base64,") == 1

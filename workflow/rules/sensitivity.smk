@@ -1,0 +1,99 @@
+# The sensitivity study (config `sensitivity`; target `sensitivity`, not part of `all`): the
+# UCI grid under every reading of the protocol with repeated cross-validation. One job per
+# (dataset, noise level, cell) runs every repeat; a cell is named `entry~param=value,...` when
+# a reading changes a learner, so readings that leave an algorithm as it is share its cell.
+# Then the study's tables, the verdicts and the β figure.
+from weightboost.experiment.sensitivity import plan as sensitivity_plan, study_section
+
+SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
+SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/"
+                    "reps{repeats}.csv")
+if SENSITIVITY:
+    SENSITIVITY_PLAN = sensitivity_plan(config)
+    SENSITIVITY_CELLS = expand(
+        SENSITIVITY_CELL, dataset=SENSITIVITY["datasets"],
+        noise=[format(float(p), "g") for p in SENSITIVITY["noise_levels"]],
+        algorithm=list(dict.fromkeys(SENSITIVITY_PLAN.cell)),
+        repeats=SENSITIVITY["repeats"])
+
+    rule sensitivity_cell:
+        input:
+            table="data/processed/uci/{dataset}.csv",
+            sidecar="data/processed/uci/{dataset}.json",
+            code=package_code("c45", "boosting", "experiment"),
+        output:
+            SENSITIVITY_CELL,
+        params:
+            algorithm=algorithm_spec,
+            protocol=cell_protocol(),
+        log:
+            "logs/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.log",
+        benchmark:
+            "benchmarks/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.tsv"
+        wildcard_constraints:
+            repeats="[0-9]+",
+        threads: 1
+        resources:
+            mem_mb=2048,
+            runtime=240,
+        conda:
+            "../../environment.yml"
+        script:
+            "../scripts/sensitivity_cell.py"
+
+    rule sensitivity_results:
+        input:
+            SENSITIVITY_CELLS,
+        output:
+            folds="results/sensitivity/folds.csv",
+            summary="results/sensitivity/summary.csv",
+            timing="results/sensitivity/timing.csv",
+        params:
+            plan=SENSITIVITY_PLAN.to_dict("records"),
+            datasets=SENSITIVITY["datasets"],
+            algorithms=SENSITIVITY["algorithms"],
+        log:
+            "logs/sensitivity_results.log",
+        localrule: True
+        threads: 1
+        resources:
+            mem_mb=4096,
+            runtime=10,
+        conda:
+            "../../environment.yml"
+        script:
+            "../scripts/sensitivity_results.py"
+
+    rule sensitivity_report:
+        input:
+            folds="results/sensitivity/folds.csv",
+            summary="results/sensitivity/summary.csv",
+            timing="results/sensitivity/timing.csv",
+            f1="results/reuters_f1.csv",
+            reference=REFERENCE,
+            code=package_code("report", "statistics.py"),
+        output:
+            verdicts="reports/tables/verdicts.csv",
+            duels="reports/tables/sensitivity_duels.csv",
+            beta=report("reports/figures/beta_curves.png", caption="../report/beta.rst",
+                        category="Figures"),
+            md="reports/sensitivity.md",
+            html=report("reports/sensitivity.html", caption="../report/sensitivity.rst",
+                        category="Report"),
+        params:
+            config=config,
+        log:
+            "logs/sensitivity_report.log",
+        localrule: True
+        threads: 1
+        resources:
+            mem_mb=2048,
+            runtime=10,
+        conda:
+            "../../environment.yml"
+        script:
+            "../scripts/sensitivity_report.py"
+
+    rule sensitivity:
+        input:
+            rules.sensitivity_report.output,

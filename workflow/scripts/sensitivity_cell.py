@@ -1,0 +1,16 @@
+"""Snakemake job: every repeat of one (dataset, noise, cell) of the sensitivity study."""
+
+from weightboost.experiment.tables import to_csv_bytes
+from weightboost.experiment.uci import run_repeats
+from weightboost.fileio import write_bytes_atomic
+from weightboost.workflow_support import run_step
+
+
+def main(smk):
+    w = smk.wildcards
+    frame = run_repeats(smk.input.table, w.dataset, float(w.noise), w.algorithm,
+                        smk.params.algorithm, int(w.repeats), smk.params.protocol)
+    write_bytes_atomic(smk.output[0], to_csv_bytes(frame))
+
+
+run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

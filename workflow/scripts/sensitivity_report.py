@@ -1,0 +1,32 @@
+"""Snakemake job: the claims under every reading (reports/tables/verdicts.csv,
+sensitivity_duels.csv), the β figure and the Sensitivity section (reports/sensitivity.*)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import write_bytes_atomic, write_text_atomic
+from weightboost.report.reference import load_reference
+from weightboost.report.sensitivity import beta_figure, sensitivity_document, verdict_tables
+from weightboost.workflow_support import run_step
+
+
+def main(smk):
+    reference = load_reference(smk.input.reference)
+    folds, summary = pd.read_csv(smk.input.folds), pd.read_csv(smk.input.summary)
+    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary,
+                                     pd.read_csv(smk.input.f1))
+    write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))
+    write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
+    beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
+    # the document reads the tables back, as a later rebuild from the committed tables would
+    doc = sensitivity_document(summary, pd.read_csv(smk.input.timing),
+                               pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels),
+                               reference, Path(smk.output.beta))
+    out = Path(smk.output.md).parent
+    write_text_atomic(smk.output.md, doc.markdown(out))
+    write_text_atomic(smk.output.html, doc.html())
+
+
+run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
