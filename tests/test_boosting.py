@@ -213,3 +213,18 @@ def test_one_class_training_set_gives_the_constant_classifier(cls):
     X, _ = noisy(17, n=20)
     model = cls(n_estimators=5).fit(X, np.full(20, "spam"))
     assert model.n_rounds_ == 0 and list(model.predict(X[:3])) == ["spam"] * 3
+
+
+def test_weight_decay_logsumexp_is_scipys_bit_for_bit():
+    from scipy.special import logsumexp as scipy_logsumexp
+
+    from weightboost.boosting.variants import logsumexp
+
+    rng = np.random.default_rng(0)
+    for k in range(3000):
+        a = rng.normal(size=int(rng.integers(1, 2000))) * rng.exponential() * 10
+        if k % 5 == 0:  # several maxima
+            a[rng.integers(0, len(a), size=3)] = a.max()
+        if k % 7 == 0:  # large negative exponents, as the line search meets them
+            a = -np.abs(a) * 1e3
+        assert logsumexp(a) == float(scipy_logsumexp(a))
