@@ -51,6 +51,9 @@ def test_noise_is_nested_across_levels_and_deterministic():
 def test_test_folds_are_never_touched(tmp_path):
     # run_cell flips labels of the training part only: the test labels it scores against are
     # the table's own
+    import hashlib
+    import json
+
     import pandas as pd
 
     from weightboost.experiment.uci import run_cell
@@ -60,8 +63,10 @@ def test_test_folds_are_never_touched(tmp_path):
     y = np.where(X.a + X.b > 0, 1, -1)
     frame = X.assign(label=y)
     frame.to_csv(tmp_path / "toy.csv", index=False)
-    (tmp_path / "toy.json").write_text('{"attributes": [{"name": "a", "kind": "numeric"}, '
-                                       '{"name": "b", "kind": "numeric"}]}')
+    digest = hashlib.sha256((tmp_path / "toy.csv").read_bytes()).hexdigest()
+    (tmp_path / "toy.json").write_text(json.dumps({
+        "attributes": [{"name": "a", "kind": "numeric"}, {"name": "b", "kind": "numeric"}],
+        "table_sha256": digest}))
     spec = {"learner": "C45", "params": {}}
     protocol = {"seed": 5, "folds": 4, "rounds": 5}
     clean = run_cell(tmp_path / "toy.csv", "toy", 0.0, "C4.5", spec, 0, protocol)

@@ -1,8 +1,11 @@
 # Helpers shared by the rules: config checks and the per-dataset parameters.
+import functools
+import json
 import os
 from pathlib import Path
 
 from weightboost.config import check_config, check_learners, dataset_spec
+from weightboost.data.uci import verify_table
 from weightboost.errors import ReproError
 from weightboost.experiment.sensitivity import resolve_spec
 
@@ -35,6 +38,33 @@ def uci_spec(wildcards):
     except ReproError as exc:
         raise WorkflowError(str(exc))
     return config["datasets"][wildcards.dataset]
+
+
+def table_pin(wildcards):
+    """The config's pin of a dataset's canonical table (None if unpinned)."""
+    return uci_spec(wildcards).get("table_sha256")
+
+
+@functools.lru_cache(maxsize=None)
+def _verified(path, mtime_ns, size, pinned, key):
+    verify_table(path, json.loads(Path(path).with_suffix(".json").read_text()), pinned, key)
+
+
+def experiment_table(wildcards):
+    """A cell's inputs: the dataset's canonical table and sidecar. An existing table is verified
+    here, while the DAG is built (its sidecar's SHA-256 and the config's pin), so an edited or
+    stale table stops the run before any job starts and before Snakemake removes any cell; a
+    table made in this run is verified by the job that reads it."""
+    table = f"data/processed/uci/{wildcards.dataset}.csv"
+    path = Path(table)
+    if path.exists() and path.with_suffix(".json").exists():
+        stat = path.stat()
+        try:
+            _verified(table, stat.st_mtime_ns, stat.st_size, table_pin(wildcards),
+                      f"datasets.{wildcards.dataset}.table_sha256")
+        except ReproError as exc:
+            raise WorkflowError(str(exc))
+    return {"table": table, "sidecar": f"data/processed/uci/{wildcards.dataset}.json"}
 
 
 def fetch_config():

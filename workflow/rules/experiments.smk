@@ -12,14 +12,14 @@ wildcard_constraints:
 
 rule uci_cell:
     input:
-        table="data/processed/uci/{dataset}.csv",
-        sidecar="data/processed/uci/{dataset}.json",
+        unpack(experiment_table),
         code=package_code("c45", "boosting", "experiment"),
     output:
         CELL,
     params:
         algorithm=algorithm_spec,
         protocol=cell_protocol(),
+        table_sha256=table_pin,
     log:
         "logs/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.log",
     benchmark:

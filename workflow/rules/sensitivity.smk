@@ -18,14 +18,14 @@ if SENSITIVITY:
 
     rule sensitivity_cell:
         input:
-            table="data/processed/uci/{dataset}.csv",
-            sidecar="data/processed/uci/{dataset}.json",
+            unpack(experiment_table),
             code=package_code("c45", "boosting", "experiment"),
         output:
             SENSITIVITY_CELL,
         params:
             algorithm=algorithm_spec,
             protocol=cell_protocol(),
+            table_sha256=table_pin,
         log:
             "logs/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.log",
         benchmark:

@@ -9,7 +9,8 @@ from weightboost.workflow_support import run_step
 def main(smk):
     w = smk.wildcards
     frame = run_cell(smk.input.table, w.dataset, float(w.noise), w.algorithm,
-                     smk.params.algorithm, int(w.repeat), smk.params.protocol)
+                     smk.params.algorithm, int(w.repeat), smk.params.protocol,
+                       smk.params.table_sha256)
     write_bytes_atomic(smk.output[0], to_csv_bytes(frame))
 
 

@@ -243,8 +243,28 @@ def write_canonical(raw_path, receipt: dict, spec: DatasetSpec, csv_path, sideca
     return sidecar
 
 
+def verify_table(csv_path, sidecar: dict, pinned: str | None = None, key: str = "") -> None:
+    """The table's bytes must have the SHA-256 its sidecar recorded when it was written, and the
+    config's pin ``pinned`` (named ``key``) when there is one: an edited or stale processed
+    table stops an experiment instead of silently changing its numbers."""
+    csv_path = Path(csv_path)
+    digest = sha256_bytes(csv_path.read_bytes())
+    if digest != sidecar.get("table_sha256"):
+        raise ChecksumError(
+            f"{csv_path} has SHA-256 {digest}, but {csv_path.with_suffix('.json').name} "
+            f"recorded {sidecar.get('table_sha256')} when it was written: the table was changed "
+            f"after parsing. Delete {csv_path} and its .json and rerun to rebuild it from the "
+            "raw file")
+    if pinned is not None and digest != pinned:
+        raise ChecksumError(
+            f"{csv_path} has SHA-256 {digest}, not the pinned {pinned} ({key}). If you changed "
+            f"how the table is built (e.g. the dataset's drop list), set {key} to the new value; "
+            f"otherwise delete {csv_path} and its .json and rerun to rebuild it")
+
+
 def load_table(csv_path, sidecar: dict | None = None):
-    """Load a canonical table as (X, y): X a DataFrame whose nominal columns are categorical."""
+    """Load a canonical table as (X, y): X a DataFrame whose nominal columns are categorical.
+    Experiments verify it first (``verify_table``)."""
     csv_path = Path(csv_path)
     if sidecar is None:
         sidecar = json.loads(csv_path.with_suffix(".json").read_text())

@@ -6,12 +6,14 @@ primary table ``results/uci_folds.csv`` keeps ``FOLD_COLUMNS``, the sensitivity 
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from weightboost.data.uci import load_table
+from weightboost.data.uci import load_table, verify_table
 from weightboost.experiment.learners import make_learner
 from weightboost.experiment.protocol import folds, learner_seed, noisy_labels
 
@@ -22,17 +24,24 @@ RECORDED_COLUMNS = ["restarts", "chosen_C"]
 CELL_COLUMNS = FOLD_COLUMNS + RECORDED_COLUMNS
 
 
+def load_experiment_table(table_path, dataset: str, pinned: str | None):
+    """The dataset's canonical table, verified against its sidecar and the config's pin."""
+    sidecar = json.loads(Path(table_path).with_suffix(".json").read_text())
+    verify_table(table_path, sidecar, pinned, f"datasets.{dataset}.table_sha256")
+    return load_table(table_path, sidecar)
+
+
 def run_cell(table_path, dataset: str, noise: float, algorithm: str, spec: dict, repeat: int,
-             experiment: dict) -> pd.DataFrame:
-    return _run_repeat(*load_table(table_path), dataset, noise, algorithm, spec, repeat,
-                       experiment)
+             experiment: dict, pinned: str | None = None) -> pd.DataFrame:
+    return _run_repeat(*load_experiment_table(table_path, dataset, pinned), dataset, noise,
+                       algorithm, spec, repeat, experiment)
 
 
 def run_repeats(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
-                repeats: int, experiment: dict) -> pd.DataFrame:
+                repeats: int, experiment: dict, pinned: str | None = None) -> pd.DataFrame:
     """Repeats 0..repeats-1 of a cell (the sensitivity study's job); repeat r is exactly the
     grid's cell ``rep<r>``."""
-    X, y = load_table(table_path)
+    X, y = load_experiment_table(table_path, dataset, pinned)
     return pd.concat([_run_repeat(X, y, dataset, noise, algorithm, spec, r, experiment)
                       for r in range(repeats)], ignore_index=True)
 

@@ -1,0 +1,88 @@
+"""A result table never silently disagrees with its inputs or its config: the real pipeline on
+the fixture config, driven through Snakemake, each bad case stopping with a message that names
+the file or key, and nothing under results/ or data/processed/ changed."""
+
+import copy
+import hashlib
+
+import pytest
+
+from conftest import run_snakemake
+
+TARGET = "results/uci_folds.csv"
+
+
+def snapshot(workdir):
+    """Every file under results/ and data/processed/ with its SHA-256."""
+    out = {}
+    for top in ("results", "data/processed"):
+        for path in sorted((workdir / top).rglob("*")):
+            if path.is_file():
+                out[str(path.relative_to(workdir))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_config(main_config):
+    from conftest import make_fixture_config
+
+    config = make_fixture_config(main_config)
+    config["datasets"] = {"pima": config["datasets"]["pima"]}
+    config["download"] = {**config["download"], "sources": ["mirror"]}
+    config["experiment"] = {**config["experiment"], "datasets": ["pima"], "folds": 2,
+                            "rounds": 2, "noise_levels": [0.0], "algorithms": ["C4.5"]}
+    config.pop("sensitivity")
+    return config
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory, small_config):
+    workdir = tmp_path_factory.mktemp("integrity")
+    result = run_snakemake(workdir, small_config, TARGET)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return workdir
+
+
+def test_an_edited_processed_table_stops_the_run_before_any_job(finished, small_config):
+    table = finished / "data/processed/uci/pima.csv"
+    original = table.read_bytes()
+    lines = original.decode().splitlines(keepends=True)
+    first = lines[1].split(",")
+    first[0] = str(float(first[0]) + 1)  # one value of the first row
+    lines[1] = ",".join(first)
+    table.write_bytes("".join(lines).encode())
+    before = snapshot(finished)
+    try:
+        result = run_snakemake(finished, small_config, TARGET)
+        assert result.returncode != 0
+        message = result.stderr
+        assert "data/processed/uci/pima.csv" in message and "changed after parsing" in message
+        assert "rerun" in message
+        assert snapshot(finished) == before  # no cell removed, no table rewritten
+    finally:
+        table.write_bytes(original)
+
+
+def test_a_table_that_differs_from_its_pin_names_the_key(finished, small_config):
+    config = copy.deepcopy(small_config)
+    config["datasets"]["pima"]["table_sha256"] = "0" * 64
+    before = snapshot(finished)
+    result = run_snakemake(finished, config, TARGET)
+    assert result.returncode != 0
+    assert "datasets.pima.table_sha256" in result.stderr
+    assert snapshot(finished) == before
+
+
+@pytest.mark.parametrize("params, words", [
+    ({"beta": -1}, ["algorithms.WeightBoost.params", "beta", ">= 0"]),
+    ({"beta": 0.5, "gamma": 1}, ["algorithms.WeightBoost.params", "gamma"]),
+    ({"beta": 0.5, "normalize": "tenth"}, ["algorithms.WeightBoost.params", "normalize"]),
+])
+def test_bad_learner_parameters_stop_before_any_job(tmp_path, small_config, params, words):
+    config = copy.deepcopy(small_config)
+    config["algorithms"]["WeightBoost"] = {"learner": "WeightBoost", "params": params}
+    result = run_snakemake(tmp_path, config, TARGET)
+    assert result.returncode != 0
+    for word in words:
+        assert word in result.stderr
+    assert not (tmp_path / "data").exists() and not (tmp_path / "results").exists()
