@@ -3,7 +3,7 @@
 
 rule reuters_cell:
     input:
-        matrices="data/processed/reuters/matrices.npz",
+        unpack(reuters_matrices),
         code=package_code("c45", "boosting", "experiment"),
     output:
         f1=REUTERS_CELL,

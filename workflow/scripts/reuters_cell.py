@@ -3,11 +3,12 @@
 from weightboost.experiment.reuters import run_cell
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
-from weightboost.reuters.stage import load_matrices
+from weightboost.reuters.stage import load_matrices, verify_matrices
 from weightboost.workflow_support import run_step
 
 
 def main(smk):
+    verify_matrices(smk.input.matrices, smk.input.stats)
     X_train, X_test, labels_train, labels_test, categories = load_matrices(smk.input.matrices)
     category = smk.wildcards.category
     if category not in categories:

@@ -236,6 +236,12 @@ def write_canonical(raw_path, receipt: dict, spec: DatasetSpec, csv_path, sideca
                 f"The copy differs from the UCI file, or the conversion settings in "
                 f"{spec.key('openml')} are wrong; use the UCI file or a mirror instead"
             )
+    elif spec.table_sha256 is not None and digest != spec.table_sha256:
+        raise ChecksumError(
+            f"dataset {spec.name}: {raw_path} converts to a canonical table with SHA-256 "
+            f"{digest}, not the pinned {spec.table_sha256} ({spec.key('table_sha256')}). If you "
+            f"changed how the table is built (e.g. {spec.key('drop')}), set "
+            f"{spec.key('table_sha256')} to {digest}; otherwise the parser changed: report it")
     sidecar = describe(table, spec, table_bytes, receipt)
     sidecar["table_file"] = Path(csv_path).name
     write_bytes_atomic(csv_path, table_bytes)

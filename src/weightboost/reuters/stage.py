@@ -12,8 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from weightboost.errors import ConfigError
-from weightboost.fileio import write_bytes_atomic, write_json_atomic, write_text_atomic
+from weightboost.errors import ChecksumError, ConfigError
+from weightboost.fileio import (sha256_bytes, write_bytes_atomic, write_json_atomic,
+                                write_text_atomic)
 from weightboost.reuters.corpus import check_split, modapte
 from weightboost.reuters.features import chi2_max, count_matrix, ltc, select_terms
 from weightboost.reuters.nltk_package import read_package
@@ -88,7 +89,8 @@ def build(corpus_paths, stopwords_zip, options: dict, out_matrices, out_vocabula
         newid_train=np.array([d.newid for d in split.train]),
         newid_test=np.array([d.newid for d in split.test]),
         categories=np.array(split.categories))
-    write_bytes_atomic(out_matrices, buffer.getvalue())
+    matrices_bytes = buffer.getvalue()
+    write_bytes_atomic(out_matrices, matrices_bytes)
     write_text_atomic(out_vocabulary, "term\tchi2_max\ttrain_df\n" + "".join(
         f"{t}\t{float(scores[j])!r}\t{int(d)}\n" for t, j, d in zip(selected, chosen, df)))
     no_text = [d for d in split.train + split.test if not d.body.strip()]
@@ -113,6 +115,7 @@ def build(corpus_paths, stopwords_zip, options: dict, out_matrices, out_vocabula
         "empty_test_vectors": int((X_test.getnnz(axis=1) == 0).sum()),
         "stemmer": options.get("stemmer", "original"),
         "categories": {c: split.counts[c] for c in split.categories},
+        "matrices_sha256": sha256_bytes(matrices_bytes),
         "seconds": round(time.perf_counter() - start, 2),
     }
     write_json_atomic(out_stats, stats)
@@ -127,6 +130,21 @@ def _labels(documents, categories) -> np.ndarray:
             if t in position:
                 labels[i, position[t]] = 1
     return labels
+
+
+def verify_matrices(path, stats_path) -> None:
+    """The matrices must have the SHA-256 that the stage recorded in stats.json when it wrote
+    them: edited or stale matrices stop an experiment instead of changing its numbers."""
+    import json
+
+    path, stats_path = Path(path), Path(stats_path)
+    recorded = json.loads(stats_path.read_text()).get("matrices_sha256")
+    digest = sha256_bytes(path.read_bytes())
+    if digest != recorded:
+        raise ChecksumError(
+            f"{path} has SHA-256 {digest}, but {stats_path} recorded {recorded} when the stage "
+            f"wrote it: the matrices were changed (or written by another version of the stage) "
+            f"after the Reuters stage ran. Delete {path.parent} and rerun to rebuild them")
 
 
 def load_matrices(path):
