@@ -107,3 +107,60 @@ def test_edited_reuters_matrices_are_refused(tmp_path):
     stats.write_text("{}")  # a stage older than the checksum
     with pytest.raises(ChecksumError, match="None"):
         verify_matrices(matrices, stats)
+
+
+def test_a_full_device_names_the_file_and_leaves_nothing(tmp_path, monkeypatch):
+    import errno
+    from pathlib import Path
+
+    from weightboost.errors import DiskFullError
+    from weightboost.fileio import write_bytes_atomic
+
+    def full(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    target = tmp_path / "out" / "table.csv"
+    with pytest.raises(DiskFullError, match="table.csv") as error:
+        write_bytes_atomic(target, b"data")
+    assert "Free space" in str(error.value)
+    assert list((tmp_path / "out").iterdir()) == []  # no temporary file left behind
+
+
+def test_data_on_a_full_tmpfs_stops_with_a_message(tmp_path, small_config):
+    import subprocess
+
+    data = tmp_path / "data"
+    data.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(data)],
+                             capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        result = run_snakemake(tmp_path, small_config, "data")
+        assert result.returncode != 0
+        assert "no space left on the device while writing data/" in result.stderr
+        assert "Traceback" not in result.stderr
+        assert not [p for p in data.rglob("*.part")]
+    finally:
+        subprocess.run(["umount", str(data)], check=True)
+
+
+def test_a_yaml_error_in_an_overlay_names_the_file_and_line(tmp_path, capsys):
+    from weightboost.run import main
+
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("experiment:\n  folds: [2\n  rounds: 3\n")
+    assert main(["--cores", "1", "--configfile", str(overlay), "-n"]) == 2
+    message = capsys.readouterr().err
+    assert str(overlay) in message and "line 3" in message and "Fix the YAML" in message
+
+
+def test_a_target_after_configfile_is_pointed_out(tmp_path, capsys):
+    from weightboost.run import main
+
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("experiment: {folds: 2}\n")
+    assert main(["--configfile", str(overlay), "reuters"]) == 2
+    message = capsys.readouterr().err
+    assert "'reuters' follows --configfile" in message and "snakemake reuters --configfile" in message

@@ -36,3 +36,7 @@ class InputFileError(ReproError):
 
 class SourceUnavailableError(ReproError):
     """No configured source could deliver a file."""
+
+
+class DiskFullError(ReproError):
+    """The device ran out of space (or quota) while an output was written."""

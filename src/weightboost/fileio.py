@@ -8,11 +8,14 @@ half-written file where a later step (or Snakemake) would take it for a finished
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
+
+from weightboost.errors import DiskFullError
 
 _CHUNK = 1 << 20
 
@@ -40,20 +43,35 @@ def sha256_file(path: str | os.PathLike) -> str:
 def atomic_path(path: str | os.PathLike):
     """Yield a temporary path beside ``path``; rename it to ``path`` if the block succeeds.
 
-    On any exception the temporary file is removed and ``path`` is left as it was.
+    On any exception the temporary file is removed and ``path`` is left as it was; a full
+    device (or quota) becomes a ``DiskFullError`` that names the file.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as exc:
+        _raise_if_full(exc, path)
+        raise
     os.close(fd)
     tmp_path = Path(tmp)
     try:
         yield tmp_path
         os.chmod(tmp_path, _file_mode())
         os.replace(tmp_path, path)
-    except BaseException:
+    except BaseException as exc:
         tmp_path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            _raise_if_full(exc, path)
         raise
+
+
+def _raise_if_full(exc: OSError, path: Path) -> None:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        raise DiskFullError(
+            f"no space left on the device while writing {path} ({exc.strerror}); nothing was "
+            f"written there. Free space on the file system of {path.parent} (or move the "
+            "working directory), then run again: finished outputs are kept") from None
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:

@@ -40,8 +40,44 @@ def _live_snakemake_in(directory: Path) -> bool:
     return False
 
 
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+def check_configfiles(args: list[str]) -> str | None:
+    """A message for a ``--configfile`` argument Snakemake would reject without naming the
+    file and line: a YAML error, or a target written after ``--configfile`` (which reads every
+    following word as a config file). None when all is well."""
+    import yaml
+
+    for k, flag in enumerate(args):
+        if flag not in ("--configfile", "--configfiles"):
+            continue
+        for value in args[k + 1:]:
+            if value.startswith("-"):
+                break
+            path = Path(value)
+            if not path.exists():
+                if path.suffix not in CONFIG_SUFFIXES:
+                    return (f"{value!r} follows --configfile, which reads every following word "
+                            f"as a config file. Put targets before it: snakemake {value} "
+                            "--configfile my.yaml")
+                return f"config file {value} does not exist"
+            try:
+                yaml.safe_load(path.read_text())
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+                problem = getattr(exc, "problem", None) or str(exc)
+                return f"config file {value}{where}: {problem}. Fix the YAML and run again"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    problem = check_configfiles(args)
+    if problem:
+        print(f"weightboost.run: {problem}", file=sys.stderr)
+        return 2
     directory = _workdir(args)
     locks = directory / ".snakemake" / "locks"
     if locks.is_dir() and any(locks.iterdir()) and not _live_snakemake_in(directory):
