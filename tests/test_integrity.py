@@ -164,3 +164,47 @@ def test_a_target_after_configfile_is_pointed_out(tmp_path, capsys):
     assert main(["--configfile", str(overlay), "reuters"]) == 2
     message = capsys.readouterr().err
     assert "'reuters' follows --configfile" in message and "snakemake reuters --configfile" in message
+
+
+def test_tables_of_another_config_are_refused_by_key(finished, small_config):
+    # what a fresh checkout (no Snakemake metadata) or a touch makes of stale tables: Snakemake
+    # alone would report "Nothing to be done"; the recorded provenance names the difference
+    config = copy.deepcopy(small_config)
+    config["experiment"]["folds"] = 3
+    (finished / TARGET).touch()
+    before = snapshot(finished)
+    for args in ((TARGET, "-n"), (TARGET,)):
+        result = run_snakemake(finished, config, *args)
+        assert result.returncode != 0
+        message = result.stdout + result.stderr
+        assert "experiment.folds: 2 -> 3" in message and "run=NAME" in message
+        assert "replace_results=true" in message
+    assert snapshot(finished) == before
+
+
+def test_a_named_run_writes_its_own_tables_and_leaves_the_main_ones(finished, small_config):
+    config = copy.deepcopy(small_config)
+    config["experiment"]["noise_levels"] = [0.0, 0.1]
+    config["run"] = "noise10"
+    main_tables = {k: v for k, v in snapshot(finished).items() if k.startswith("results/uci")}
+    result = run_snakemake(finished, config, "results/runs/noise10/uci_folds.csv")
+    assert result.returncode == 0, result.stderr[-3000:]
+    import json
+
+    import pandas as pd
+
+    folds = pd.read_csv(finished / "results/runs/noise10/uci_folds.csv")
+    assert set(folds.noise) == {0.0, 0.1}
+    record = json.loads((finished / "results/runs/noise10/uci.provenance.json").read_text())
+    assert record["run"] == "noise10" and record["config"]["experiment"]["noise_levels"] == \
+        [0.0, 0.1]
+    assert {k: v for k, v in snapshot(finished).items() if k.startswith("results/uci")} == \
+        main_tables
+    # replacing the main tables is possible, but only when said
+    config["run"] = "main"
+    refused = run_snakemake(finished, config, TARGET)
+    assert refused.returncode != 0
+    config["replace_results"] = True
+    replaced = run_snakemake(finished, config, TARGET)
+    assert replaced.returncode == 0, replaced.stderr[-3000:]
+    assert set(pd.read_csv(finished / TARGET).noise) == {0.0, 0.1}

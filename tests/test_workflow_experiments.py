@@ -76,6 +76,7 @@ def test_adding_a_noise_level_schedules_only_the_new_cells(tiny_run):
     assert "Nothing to be done" in nothing.stdout + nothing.stderr
     more = copy.deepcopy(config)
     more["experiment"]["noise_levels"] = [0.0, 0.2, 0.4]
+    more["run"] = "more_noise"  # its tables go to results/runs/more_noise/; cells are shared
     result = run_snakemake(workdir, more, "experiments", "-n")
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = scheduled(result.stdout + result.stderr)
@@ -88,6 +89,7 @@ def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
     workdir, config = tiny_run
     more = copy.deepcopy(config)
     more["experiment"]["algorithms"] = ["C4.5", "AdaBoost", "WeightBoost", "EpsilonBoost"]
+    more["run"] = "more_algorithms"
     jobs = scheduled("\n".join(run_snakemake(workdir, more, "experiments", "-n")
                                .stdout.splitlines()))
     assert jobs.get("uci_cell") == 3 * 2  # datasets x noise levels

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from weightboost.config import check_config, check_learners, dataset_spec
 from weightboost.data.uci import verify_table
+from weightboost.experiment.provenance import check_tables, reports_dir, results_dir
 from weightboost.errors import ReproError
 from weightboost.experiment.sensitivity import resolve_spec
 
@@ -17,6 +18,23 @@ except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
 
 UCI_DATASETS = sorted(config["datasets"])
+RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
+REPORTS = reports_dir(config)
+
+
+def checked(kind, files):
+    """Input function: ``files``, once the tables of ``kind`` under RESULTS are known to come
+    from the current config (weightboost.experiment.provenance); evaluated only when a job
+    that rebuilds or reads them is in the DAG."""
+
+    def inputs(wildcards):
+        try:
+            check_tables(RESULTS, config, kind)
+        except ReproError as exc:
+            raise WorkflowError(str(exc))
+        return files
+
+    return inputs
 PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
 REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
 
@@ -98,6 +116,14 @@ def fetch_config():
 # -- the Reuters stage -------------------------------------------------------------------------
 REUTERS_SGML = sorted(config["reuters"]["sgml"])
 NLTK_PACKAGE = "data/raw/reuters/nltk/reuters.zip"
+
+
+def reuters_receipts(wildcards):
+    """The receipts of the raw Reuters files the stage read (corpus and stop words)."""
+    corpus = ("data/raw/reuters/nltk/sources.json"
+              if config["reuters"].get("source", "sgml") == "nltk"
+              else "data/raw/reuters/sources.json")
+    return [corpus, "data/raw/reuters/stopwords.json"]
 
 
 def reuters_corpus(wildcards):

@@ -36,16 +36,20 @@ rule uci_cell:
 
 rule uci_results:
     input:
-        expand(CELL, dataset=EXPERIMENT["datasets"], noise=NOISE, algorithm=ALGORITHMS,
-               repeat=REPEATS),
+        cells=checked("uci", expand(CELL, dataset=EXPERIMENT["datasets"], noise=NOISE,
+                                    algorithm=ALGORITHMS, repeat=REPEATS)),
+        sidecars=expand("data/processed/uci/{dataset}.json", dataset=EXPERIMENT["datasets"]),
     output:
-        folds=report("results/uci_folds.csv", caption="../report/uci_folds.rst",
+        folds=report(f"{RESULTS}/uci_folds.csv", caption="../report/uci_folds.rst",
                      category="Result tables"),
-        summary=report("results/uci_summary.csv", caption="../report/uci_summary.rst",
+        summary=report(f"{RESULTS}/uci_summary.csv", caption="../report/uci_summary.rst",
                        category="Result tables"),
+        provenance=f"{RESULTS}/uci.provenance.json",
     params:
         datasets=EXPERIMENT["datasets"],
         algorithms=ALGORITHMS,
+        config=config,
+        code=package_code("c45", "boosting", "experiment"),
     log:
         "logs/uci_results.log",
     localrule: True
@@ -62,5 +66,5 @@ rule uci_results:
 rule experiments:
     input:
         rules.uci_results.output,
-        "results/reuters_f1.csv",
-        "results/reuters_curves.csv",
+        f"{RESULTS}/reuters_f1.csv",
+        f"{RESULTS}/reuters_curves.csv",

@@ -1,30 +1,38 @@
 # The report (PROTOCOL.md §4): Tables 2-4 and Figure 1 beside the published numbers, the
-# paper's claims checked, provenance. `snakemake --cores 2 report` rebuilds it from results/.
+# paper's claims checked, provenance. `snakemake --cores 2 report` rebuilds it from results/
+# (or results/runs/<run>/ for a named run), after checking the tables match the config.
+
+
+def report_tables(wildcards):
+    """The result tables the report reads, once both sets are known to match the config."""
+    checked("uci", [])(wildcards)
+    checked("reuters", [])(wildcards)
+    return {name: f"{RESULTS}/{name}.csv" for name in
+            ("uci_folds", "uci_summary", "reuters_f1", "reuters_curves")} | {
+            f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"
+            for kind in ("uci", "reuters")}
 
 
 rule report:
     input:
-        folds="results/uci_folds.csv",
-        summary="results/uci_summary.csv",
-        f1="results/reuters_f1.csv",
-        curves="results/reuters_curves.csv",
+        unpack(report_tables),
         reference=REFERENCE,
         notes=workflow.source_path("../report/notes.md"),
         code=package_code("report"),
     output:
-        html=report("reports/report.html", caption="../report/report.rst",
+        html=report(f"{REPORTS}/report.html", caption="../report/report.rst",
                     category="Report"),
-        md="reports/report.md",
-        figure1=report("reports/figures/figure1.png", caption="../report/figure1.rst",
+        md=f"{REPORTS}/report.md",
+        figure1=report(f"{REPORTS}/figures/figure1.png", caption="../report/figure1.rst",
                        category="Figures"),
-        noise=report("reports/figures/noise_curves.png", caption="../report/noise.rst",
+        noise=report(f"{REPORTS}/figures/noise_curves.png", caption="../report/noise.rst",
                      category="Figures"),
-        f1=report("reports/figures/reuters_f1_curves.png", caption="../report/f1curves.rst",
-                  category="Figures"),
-        table2="reports/tables/table2.csv",
-        table3="reports/tables/table3.csv",
-        table4="reports/tables/table4.csv",
-        claims="reports/tables/claims.csv",
+        f1=report(f"{REPORTS}/figures/reuters_f1_curves.png",
+                  caption="../report/f1curves.rst", category="Figures"),
+        table2=f"{REPORTS}/tables/table2.csv",
+        table3=f"{REPORTS}/tables/table3.csv",
+        table4=f"{REPORTS}/tables/table4.csv",
+        claims=f"{REPORTS}/tables/claims.csv",
     params:
         config=config,
     log:

@@ -27,17 +27,22 @@ rule reuters_cell:
 
 rule reuters_results:
     input:
-        f1=expand(REUTERS_CELL, category=STUDY["categories"], algorithm=STUDY["algorithms"]),
+        f1=checked("reuters", expand(REUTERS_CELL, category=STUDY["categories"],
+                                     algorithm=STUDY["algorithms"])),
         curves=expand(REUTERS_CURVE, category=STUDY["categories"],
                       algorithm=STUDY["algorithms"]),
+        receipts=reuters_receipts,
     output:
-        f1=report("results/reuters_f1.csv", caption="../report/reuters_f1.rst",
+        f1=report(f"{RESULTS}/reuters_f1.csv", caption="../report/reuters_f1.rst",
                   category="Result tables"),
-        curves=report("results/reuters_curves.csv", caption="../report/reuters_curves.rst",
+        curves=report(f"{RESULTS}/reuters_curves.csv", caption="../report/reuters_curves.rst",
                       category="Result tables"),
+        provenance=f"{RESULTS}/reuters.provenance.json",
     params:
         categories=STUDY["categories"],
         algorithms=STUDY["algorithms"],
+        config=config,
+        code=package_code("c45", "boosting", "experiment", "reuters"),
     log:
         "logs/reuters_results.log",
     localrule: True

@@ -45,9 +45,9 @@ if SENSITIVITY:
         input:
             SENSITIVITY_CELLS,
         output:
-            folds="results/sensitivity/folds.csv",
-            summary="results/sensitivity/summary.csv",
-            timing="results/sensitivity/timing.csv",
+            folds=f"{RESULTS}/sensitivity/folds.csv",
+            summary=f"{RESULTS}/sensitivity/summary.csv",
+            timing=f"{RESULTS}/sensitivity/timing.csv",
         params:
             plan=SENSITIVITY_PLAN.to_dict("records"),
             datasets=SENSITIVITY["datasets"],
@@ -66,19 +66,19 @@ if SENSITIVITY:
 
     rule sensitivity_report:
         input:
-            folds="results/sensitivity/folds.csv",
-            summary="results/sensitivity/summary.csv",
-            timing="results/sensitivity/timing.csv",
-            f1="results/reuters_f1.csv",
+            folds=f"{RESULTS}/sensitivity/folds.csv",
+            summary=f"{RESULTS}/sensitivity/summary.csv",
+            timing=f"{RESULTS}/sensitivity/timing.csv",
+            f1=f"{RESULTS}/reuters_f1.csv",
             reference=REFERENCE,
             code=package_code("report", "statistics.py"),
         output:
-            verdicts="reports/tables/verdicts.csv",
-            duels="reports/tables/sensitivity_duels.csv",
-            beta=report("reports/figures/beta_curves.png", caption="../report/beta.rst",
+            verdicts=f"{REPORTS}/tables/verdicts.csv",
+            duels=f"{REPORTS}/tables/sensitivity_duels.csv",
+            beta=report(f"{REPORTS}/figures/beta_curves.png", caption="../report/beta.rst",
                         category="Figures"),
-            md="reports/sensitivity.md",
-            html=report("reports/sensitivity.html", caption="../report/sensitivity.rst",
+            md=f"{REPORTS}/sensitivity.md",
+            html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),
         params:
             config=config,

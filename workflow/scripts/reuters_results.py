@@ -1,7 +1,11 @@
-"""Snakemake job: the Reuters cells into results/reuters_f1.csv and results/reuters_curves.csv."""
+"""Snakemake job: the Reuters cells into reuters_f1.csv and reuters_curves.csv, and what they
+were computed from (reuters.provenance.json)."""
+
+from pathlib import Path
 
 import pandas as pd
 
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
 from weightboost.experiment.tables import combine_reuters, to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
@@ -13,6 +17,11 @@ def main(smk):
                                  smk.params.categories, smk.params.algorithms)
     write_bytes_atomic(smk.output.f1, to_csv_bytes(f1))
     write_bytes_atomic(smk.output.curves, to_csv_bytes(curves))
+    write_provenance(smk.output.provenance, smk.params.config, "reuters", smk.params.code,
+                     input_routes([], smk.input.receipts),
+                     stage_seconds(Path.cwd(), ["fetch_reuters", "fetch_stopwords",
+                                                "fetch_reuters_nltk", "reuters_features",
+                                                "reuters_cell"]))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

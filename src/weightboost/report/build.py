@@ -116,11 +116,16 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     doc.paragraph(f"Git commit: `{provenance.git_commit(workdir, out)}`.")
     doc.table(pd.DataFrame(sorted(provenance.versions().items()),
                            columns=["package", "version"]), index=False)
-    checksums = provenance.input_checksums(workdir, config)
+    sets = provenance.table_sets(results)
+    if len(sets):
+        doc.paragraph("The result tables and what they were computed from (`*.provenance.json` "
+                      "beside them; the workflow refuses tables whose config keys differ):")
+        doc.table(sets, index=False)
+    checksums = provenance.input_checksums(workdir, config, results)
     if len(checksums):
         doc.paragraph("Input files and their SHA-256 (raw files verified against the pins):")
         doc.table(checksums, index=False)
-    times = provenance.stage_times(workdir)
+    times = provenance.stage_times(workdir, results)
     if len(times):
         doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed):")
         doc.table(times, index=False)

@@ -39,10 +39,40 @@ def git_commit(root: Path, own_output: Path | None = None) -> str:
         return "unknown (not a git checkout)"
 
 
-def input_checksums(workdir: Path, config: dict | None = None) -> pd.DataFrame:
-    """Receipts of the data stage when present; else the pins of the config (the values the
-    data stage verifies every raw file against)."""
+def recorded(results: Path) -> list[dict]:
+    """The provenance records written beside the result tables (``*.provenance.json``)."""
+    return [json.loads(p.read_text()) for p in sorted(Path(results).glob("*.provenance.json"))]
+
+
+def table_sets(results: Path) -> pd.DataFrame:
+    """Per table set: its run, the digest of the config keys and of the package code it was
+    computed from, and whether that code is the code installed now."""
+    from weightboost.experiment.provenance import code_digest
+
+    package = Path(__file__).resolve().parents[1]
+    code = {"uci": ["c45", "boosting", "experiment"],
+            "reuters": ["c45", "boosting", "experiment", "reuters"]}
     rows = []
+    for record in recorded(results):
+        files = [f for part in code.get(record["table_set"], [])
+                 for f in sorted((package / part).glob("*.py"))]
+        rows.append({"tables": ", ".join(record["tables"]), "run": record["run"],
+                     "config sha256": record["config_sha256"][:16],
+                     "code sha256": record["code_sha256"][:16],
+                     "code now": "same" if files and code_digest(files) == record["code_sha256"]
+                     else "differs"})
+    return pd.DataFrame(rows)
+
+
+def input_checksums(workdir: Path, config: dict | None = None,
+                    results: Path | None = None) -> pd.DataFrame:
+    """The inputs recorded beside the result tables; else the receipts of the data stage when
+    present; else the pins of the config (the values the data stage verifies raw files
+    against)."""
+    rows = [row for record in (recorded(results) if results else [])
+            for row in record.get("inputs", [])]
+    if rows:
+        return pd.DataFrame(rows)
     for sidecar in sorted(Path(workdir, "data/processed/uci").glob("*.json")):
         s = json.loads(sidecar.read_text())
         rows.append({"input": s["source"]["file"], "sha256": s["source"]["sha256"],
@@ -68,9 +98,13 @@ def input_checksums(workdir: Path, config: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def stage_times(workdir: Path) -> pd.DataFrame:
-    """Wall seconds per rule, summed over its jobs (benchmarks/<rule>/**.tsv)."""
-    rows = []
+def stage_times(workdir: Path, results: Path | None = None) -> pd.DataFrame:
+    """Wall seconds per rule, summed over its jobs: as recorded beside the result tables, else
+    from the benchmark files (benchmarks/<rule>/**.tsv)."""
+    rows = [row for record in (recorded(results) if results else [])
+            for row in record.get("stages", [])]
+    if rows:
+        return pd.DataFrame(rows)
     for rule_dir in sorted(Path(workdir, "benchmarks").iterdir()) if \
             Path(workdir, "benchmarks").is_dir() else []:
         files = [rule_dir] if rule_dir.is_file() else sorted(rule_dir.rglob("*.tsv"))

@@ -1,0 +1,141 @@
+"""What a set of result tables was computed from, written beside the tables and checked before
+they are rebuilt or read.
+
+A *run* has a name (config key ``run``): the committed run ``main`` writes ``results/`` and
+``reports/``; any other run writes ``results/runs/<run>/`` and ``reports/runs/<run>/``, so an
+ad hoc configuration never replaces the committed tables by accident.
+
+Each table set (``uci``: uci_folds.csv and uci_summary.csv; ``reuters``: reuters_f1.csv and
+reuters_curves.csv) gets ``<set>.provenance.json``: the config keys its cells depend on (in
+full, so that a difference can be named), their digest, the digest of the package code the
+cells run, where each input came from and the job seconds per stage. The workflow compares the
+recorded keys with the current config whenever it would rebuild or read the tables, and stops,
+naming the keys that differ, unless the run is given another name or ``replace_results`` says
+the tables are to be replaced. This holds where Snakemake's own rerun triggers cannot see a
+change (a fresh checkout has no Snakemake metadata; a checkout or ``touch`` can make old tables
+look newer than their inputs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from weightboost.errors import ConfigError
+from weightboost.fileio import sha256_file, write_json_atomic
+
+MAIN = "main"
+TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
+              "reuters": ("reuters_f1.csv", "reuters_curves.csv")}
+# parts of the reuters section that say where raw files come from, not what they contain
+_REUTERS_ROUTES = ("remotes", "nltk_package")
+
+
+def results_dir(config: dict) -> str:
+    run = config.get("run", MAIN)
+    return "results" if run == MAIN else f"results/runs/{run}"
+
+
+def reports_dir(config: dict) -> str:
+    run = config.get("run", MAIN)
+    return "reports" if run == MAIN else f"reports/runs/{run}"
+
+
+def table_inputs(config: dict, kind: str) -> dict:
+    """The config keys the tables of ``kind`` depend on."""
+    if kind == "uci":
+        experiment = config["experiment"]
+        return {"experiment": experiment,
+                "algorithms": {a: config["algorithms"][a] for a in experiment["algorithms"]},
+                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
+                             for d in experiment["datasets"]}}
+    if kind == "reuters":
+        study = config["reuters_study"]
+        reuters = {k: v for k, v in config["reuters"].items() if k not in _REUTERS_ROUTES}
+        return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},
+                "algorithms": {a: config["algorithms"][a] for a in study["algorithms"]},
+                "reuters": reuters}
+    raise ValueError(f"unknown table set {kind!r}")
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def flatten(value, prefix: str = "") -> dict:
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    return {prefix: value}
+
+
+def differing_keys(recorded: dict, current: dict) -> list[str]:
+    """``key: recorded -> current`` for every dotted key whose value differs."""
+    a, b = flatten(recorded), flatten(current)
+    return [f"{k}: {_canonical(a.get(k, '<absent>'))} -> {_canonical(b.get(k, '<absent>'))}"
+            for k in sorted(a.keys() | b.keys()) if _canonical(a.get(k)) != _canonical(b.get(k))]
+
+
+def code_digest(files) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(map(str, files)):
+        digest.update(Path(path).name.encode() + b"\0" + sha256_file(path).encode())
+    return digest.hexdigest()
+
+
+def stage_seconds(workdir: Path, rules) -> list[dict]:
+    """Job count and wall seconds per rule from Snakemake's benchmark files, where present."""
+    rows = []
+    for rule in rules:
+        files = sorted(Path(workdir, "benchmarks", rule).rglob("*.tsv"))
+        if files:
+            rows.append({"stage": rule, "jobs": len(files), "job seconds": round(
+                sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files), 1)})
+    return rows
+
+
+def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dict],
+                     stages: list[dict]) -> None:
+    keys = table_inputs(config, kind)
+    write_json_atomic(path, {
+        "table_set": kind, "tables": list(TABLE_SETS[kind]), "run": config.get("run", MAIN),
+        "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
+        "code_sha256": code_digest(code_files), "inputs": inputs, "stages": stages})
+
+
+def check_tables(results: str | Path, config: dict, kind: str) -> None:
+    """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
+    config keys than the current ones (unless ``replace_results`` is set)."""
+    path = Path(results) / f"{kind}.provenance.json"
+    if not path.exists() or config.get("replace_results"):
+        return
+    recorded = json.loads(path.read_text())
+    differences = differing_keys(recorded.get("config", {}), table_inputs(config, kind))
+    if differences:
+        shown = "; ".join(differences[:8]) + (f"; and {len(differences) - 8} more"
+                                               if len(differences) > 8 else "")
+        raise ConfigError(
+            f"{results}/{' and '.join(TABLE_SETS[kind])} were computed from another config "
+            f"({path.name} differs in {shown}). Give this run a name of its own "
+            "(--config run=NAME writes its tables under results/runs/NAME/), or replace "
+            "these tables explicitly with --config replace_results=true")
+
+
+def input_routes(uci_sidecars, reuters_receipts=()) -> list[dict]:
+    """Each raw input with its SHA-256 and the route it came by (data-stage receipts)."""
+    rows = []
+    for sidecar in map(Path, uci_sidecars):
+        s = json.loads(sidecar.read_text())
+        rows.append({"input": s["source"]["file"], "sha256": s["source"]["sha256"],
+                     "route": s["source"]["route"],
+                     "canonical table sha256": s["table_sha256"]})
+    for receipts in map(Path, reuters_receipts):
+        for r in json.loads(receipts.read_text()):
+            rows.append({"input": r["file"], "sha256": r["sha256"], "route": r["route"],
+                         "canonical table sha256": ""})
+    return rows
