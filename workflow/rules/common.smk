@@ -165,3 +165,13 @@ def reuters_protocol():
     """What every Reuters cell depends on (not the lists of categories and algorithms)."""
     return {"rounds": STUDY["rounds"], "cv_folds": STUDY["cv_folds"],
             "paper_rounds": STUDY["paper_rounds"], "seed": EXPERIMENT["seed"]}
+
+
+def report_tables(wildcards):
+    """The result tables the report reads, once both sets are known to match the config."""
+    checked("uci", [])(wildcards)
+    checked("reuters", [])(wildcards)
+    return {name: f"{RESULTS}/{name}.csv" for name in
+            ("uci_folds", "uci_summary", "reuters_f1", "reuters_curves")} | {
+            f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"
+            for kind in ("uci", "reuters")}

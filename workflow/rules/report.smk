@@ -3,16 +3,6 @@
 # (or results/runs/<run>/ for a named run), after checking the tables match the config.
 
 
-def report_tables(wildcards):
-    """The result tables the report reads, once both sets are known to match the config."""
-    checked("uci", [])(wildcards)
-    checked("reuters", [])(wildcards)
-    return {name: f"{RESULTS}/{name}.csv" for name in
-            ("uci_folds", "uci_summary", "reuters_f1", "reuters_curves")} | {
-            f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"
-            for kind in ("uci", "reuters")}
-
-
 rule report:
     input:
         unpack(report_tables),
