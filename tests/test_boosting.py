@@ -1,4 +1,4 @@
-"""Properties of the boosting family (ALGORITHMS.md §2.1, §4.5) that a wrong implementation
+"""Properties of the boosting family (docs/algorithms.md §2.1, §4.5) that a wrong implementation
 would break."""
 
 import math
@@ -103,7 +103,7 @@ def test_weightboost_first_round_is_plain_c45_and_second_is_shrunk_adaboost():
     plain = C45().fit(X, np.where(y == 1, 1.0, -1.0))
     np.testing.assert_array_equal(model.estimators_[0].tree_.node_int, plain.tree_.node_int)
     ada_like = AdaBoost(n_estimators=1).fit(X, y)
-    # round 2 weights: every |H| equals 0.1 α_1, so the β term cancels (ALGORITHMS.md §4.3)
+    # round 2 weights: every |H| equals 0.1 α_1, so the β term cancels (docs/algorithms.md §4.3)
     h1 = plain.predict(X)
     signed = np.where(y == 1, 1.0, -1.0)
     H = 0.1 * ada_like.estimator_weights_[0] * h1

@@ -1,4 +1,4 @@
-"""C4.5's criteria against values worked out by hand (ALGORITHMS.md §5.1, 5.4, 5.7)."""
+"""C4.5's criteria against values worked out by hand (docs/algorithms.md §5.1, 5.4, 5.7)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""The source chain of PROTOCOL.md §1.1, with real HTTP on a loopback server (no internet).
+"""The source chain of docs/protocol.md §1.1, with real HTTP on a loopback server (no internet).
 
 Each test breaks one promise: checksum refusal, retry with backoff, truncation, 404 fall-through
 to the UCI archive, every source down, the mirror override, and no partial file left behind."""

@@ -1,6 +1,6 @@
 """The OpenML route, offline: the openml package reads its own cache (description.xml and the
 ARFF file, as OpenML serves data id 37), and our conversion must give the canonical table of
-the UCI file byte for byte (PROTOCOL.md §1.1)."""
+the UCI file byte for byte (docs/protocol.md §1.1)."""
 
 import shutil
 

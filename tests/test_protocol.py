@@ -1,4 +1,4 @@
-"""Folds and label noise (PROTOCOL.md §2)."""
+"""Folds and label noise (docs/protocol.md §2)."""
 
 import numpy as np
 import pytest

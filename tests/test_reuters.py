@@ -160,7 +160,7 @@ def test_reuters_target_through_snakemake(tmp_path, fixture_config):
 LITERATURE_TOP_TEN = {"earn": (2877, 1087), "acq": (1650, 719), "money-fx": (538, 179),
                       "grain": (433, 149), "crude": (389, 189), "trade": (369, 117),
                       "interest": (347, 131), "wheat": (212, 71), "ship": (197, 89),
-                      "corn": (181, 56)}  # ALGORITHMS.md §6.2 (Joachims 1998, from the SGML)
+                      "corn": (181, 56)}  # docs/algorithms.md §6.2 (Joachims 1998, from the SGML)
 
 
 def real_sgml(main_config, mirror_dir):

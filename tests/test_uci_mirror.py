@@ -1,4 +1,4 @@
-"""The real raw files (from the shared mirror) parse to PROTOCOL.md §1.2's tables, and the
+"""The real raw files (from the shared mirror) parse to docs/protocol.md §1.2's tables, and the
 canonical tables keep their pinned checksums (a parser change that moves a value fails here)."""
 
 import pytest
@@ -7,7 +7,7 @@ from weightboost.config import dataset_spec
 from weightboost.data.uci import build_canonical
 from weightboost.fileio import sha256_bytes, sha256_file
 
-# rows, +1 count, -1 count, missing cells, attributes  (PROTOCOL.md §1.2, data-mirror README)
+# rows, +1 count, -1 count, missing cells, attributes  (docs/protocol.md §1.2, data-mirror README)
 EXPECTED = {
     "ionosphere": (351, 126, 225, 0, 34),
     "german": (1000, 300, 700, 0, 20),

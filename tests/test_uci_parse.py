@@ -1,4 +1,4 @@
-"""The canonical-table parser on hand-made inputs: each test breaks one rule of PROTOCOL.md §1.2."""
+"""The canonical-table parser on hand-made inputs: each test breaks one rule of docs/protocol.md §1.2."""
 
 import math
 

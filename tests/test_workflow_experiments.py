@@ -1,4 +1,4 @@
-"""The experiment workflow end to end on fixture data through Snakemake (PROTOCOL.md §2)."""
+"""The experiment workflow end to end on fixture data through Snakemake (docs/protocol.md §2)."""
 
 import copy
 import re

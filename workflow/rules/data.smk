@@ -1,4 +1,4 @@
-# UCI data stage (PROTOCOL.md §1.1-1.2): fetch each raw file from the first source that has it,
+# UCI data stage (docs/protocol.md §1.1-1.2): fetch each raw file from the first source that has it,
 # verify its SHA-256, and parse it into the canonical table with a JSON sidecar.
 
 

@@ -1,4 +1,4 @@
-# The UCI grid (PROTOCOL.md §2): one job per (dataset, noise level, algorithm, repeat), each
+# The UCI grid (docs/protocol.md §2): one job per (dataset, noise level, algorithm, repeat), each
 # running every fold; then the tidy tables under results/.
 
 

@@ -1,4 +1,4 @@
-# The report (PROTOCOL.md §4): Tables 2-4 and Figure 1 beside the published numbers, the
+# The report (docs/protocol.md §4): Tables 2-4 and Figure 1 beside the published numbers, the
 # paper's claims checked, provenance. `snakemake --cores 2 report` rebuilds it from results/
 # (or results/runs/<run>/ for a named run), after checking the tables match the config.
 

@@ -1,4 +1,4 @@
-# Reuters-21578 ApteMod stage (PROTOCOL.md §1.3): fetch and verify the 22 SGML files (or, with
+# Reuters-21578 ApteMod stage (docs/protocol.md §1.3): fetch and verify the 22 SGML files (or, with
 # reuters.source: nltk, NLTK's ApteMod package) and NLTK's stop-word package, then parse, split,
 # select 2,000 terms by chi2max and weight them (ltc).
 

@@ -1,4 +1,4 @@
-# The Reuters study (PROTOCOL.md §2): one job per (category, algorithm), then the tables.
+# The Reuters study (docs/protocol.md §2): one job per (category, algorithm), then the tables.
 
 
 rule reuters_cell:

@@ -1,4 +1,4 @@
-"""The boosting loop shared by AdaBoost, WeightBoost, Weight Decay and ε-Boost (PROTOCOL.md §3).
+"""The boosting loop shared by AdaBoost, WeightBoost, Weight Decay and ε-Boost (docs/protocol.md §3).
 
 ``BoostingClassifier`` owns everything the four algorithms have in common, so that a difference
 between them in the tables can only come from what makes them differ:
@@ -6,7 +6,7 @@ between them in the tables can only come from what makes them differ:
 * the distribution over training points comes from a **weight rule** in log space,
   log w_i = rule(H(x_i), y_i, state), normalised with the max subtracted (no overflow at any
   margin), and is passed to the base learner by reweighting, scaled to sum to N
-  (ALGORITHMS.md §0, §1.3);
+  (docs/algorithms.md §0, §1.3);
 * ε_t is the probability-scale weight of the misclassified training points;
 * **stop rule** (every booster): if ε_t >= 0.5 or ε_t = 0, h_t is discarded and boosting
   stops, except at t = 1 where h_1 is kept as the whole model. Both comparisons have a
@@ -312,8 +312,12 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return self._label(self.decision_function(X))
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
-        return tags
+        return booster_tags(super().__sklearn_tags__())
+
+
+def booster_tags(tags):
+    """scikit-learn tags of every booster: NaN and sparse input, binary only."""
+    tags.input_tags.allow_nan = True
+    tags.input_tags.sparse = True
+    tags.classifier_tags.multi_class = False
+    return tags

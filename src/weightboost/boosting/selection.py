@@ -1,4 +1,4 @@
-"""Weight Decay with its C chosen by cross-validation inside the training set (ALGORITHMS.md §2.2).
+"""Weight Decay with its C chosen by cross-validation inside the training set (docs/algorithms.md §2.2).
 
 The paper does not give Weight Decay's C, and Rätsch et al. choose it per data set by
 cross-validation. ``WeightDecayCV`` does that inside whatever training set it is given (in the
@@ -16,6 +16,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
+from weightboost.boosting.core import booster_tags
 from weightboost.boosting.variants import WeightDecay
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import EncodedRows, take_rows
@@ -29,7 +30,7 @@ class WeightDecayCV(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     Cs : sequence of float, default=(0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
-        The grid of C values (count scale, ALGORITHMS.md §2.2), each ≥ 0.
+        The grid of C values (count scale, docs/algorithms.md §2.2), each ≥ 0.
     cv : int, default=5
         Inner folds.
     n_estimators, base_estimator, variant, sampling, on_degenerate
@@ -116,11 +117,7 @@ class WeightDecayCV(ClassifierMixin, BaseEstimator):
         return self.best_estimator_.staged_predict(X)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True
-        tags.input_tags.sparse = True
-        tags.classifier_tags.multi_class = False
-        return tags
+        return booster_tags(super().__sklearn_tags__())
 
 
 def _rows(data, rows):

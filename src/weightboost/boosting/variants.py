@@ -1,6 +1,6 @@
 """The four boosters of the paper, each as its three rules on top of ``BoostingClassifier``.
 
-Equation numbers refer to Jin et al. (ICML 2003); section numbers to ALGORITHMS.md.
+Equation numbers refer to Jin et al. (ICML 2003); section numbers to docs/algorithms.md.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def adaboost_alpha(error):
 
 class AdaBoost(BoostingClassifier):
     """AdaBoost (Freund & Schapire): w_i ∝ exp(-y_i H(x_i)), α_t = ½ ln((1-ε_t)/ε_t),
-    prediction sign(Σ α_t h_t(x)) (PROTOCOL.md §3, ALGORITHMS.md §1).
+    prediction sign(Σ α_t h_t(x)) (docs/protocol.md §3, docs/algorithms.md §1).
 
     Parameters
     ----------
@@ -70,7 +70,7 @@ class WeightBoost(BoostingClassifier):
     * coefficient, eq (8): α_t = ½ ln((1-ε_t)/ε_t);
     * combination, eq (4) with the §3.3 normalisation: H_t(x) = H_{t-1}(x) +
       α_t · exp(-β |H_{t-1}(x)|) / C_t · h_t(x), with C_t chosen by ``normalize``
-      (ALGORITHMS.md §4.2-4.4). Prediction runs the same recursion on each new point with the
+      (docs/algorithms.md §4.2-4.4). Prediction runs the same recursion on each new point with the
       stored C_t.
 
     β = 0 with ``normalize="none"`` is AdaBoost exactly.
@@ -133,7 +133,7 @@ class WeightBoost(BoostingClassifier):
 
 class EpsilonBoost(BoostingClassifier):
     """ε-Boost (Friedman, Hastie & Tibshirani): AdaBoost weights, each tree with the fixed
-    coefficient ε (ALGORITHMS.md §3).
+    coefficient ε (docs/algorithms.md §3).
 
     Parameters
     ----------
@@ -172,7 +172,7 @@ class EpsilonBoost(BoostingClassifier):
 
 
 class _DecayState:
-    """Rätsch's running sums: S_i = Σ_r b_r wc_r(i) and B = Σ_r b_r (ALGORITHMS.md §2.1)."""
+    """Rätsch's running sums: S_i = Σ_r b_r wc_r(i) and B = Σ_r b_r (docs/algorithms.md §2.1)."""
 
     def __init__(self, n):
         self.S = np.zeros(n)
@@ -181,7 +181,7 @@ class _DecayState:
 
 
 class WeightDecay(BoostingClassifier):
-    """Weight Decay: Rätsch, Onoda & Müller's AdaBoost_Reg with p = 2 (ALGORITHMS.md §2).
+    """Weight Decay: Rätsch, Onoda & Müller's AdaBoost_Reg with p = 2 (docs/algorithms.md §2).
 
     The soft margin of pattern i adds C·μ_i², where μ_i = Σ_r (b_r/|b|) wc_r(i) is the
     hypothesis-weighted average of its past count-scale weights; the weights are
@@ -200,7 +200,7 @@ class WeightDecay(BoostingClassifier):
     base_estimator : estimator, default=None
         ``None`` is ``C45()`` with J48's defaults.
     C : float, default=0.003
-        C ≥ 0, the regulariser's strength on the count scale (ALGORITHMS.md §2.2).
+        C ≥ 0, the regulariser's strength on the count scale (docs/algorithms.md §2.2).
     variant : {"ratsch", "literal"}, default="ratsch"
         ``"literal"`` is the ablation that reads the paper's ζ_i = H(x_i)² literally:
         w_i ∝ exp(-y_i H - C H²) with AdaBoost's α.

@@ -6,7 +6,7 @@ All counts are sums of instance weights. Entropies follow Weka's ``EntropyBasedS
 * ``old_ent``  = (lnfunc(n) - Σ_j lnfunc(n_j)) / ln 2               (class entropy × n)
 * ``new_ent``  = Σ_b (lnfunc(n_b) - Σ_j lnfunc(n_bj)) / ln 2        (Σ_b n_b H(class | b))
 * ``split_ent``= (lnfunc(W) - Σ_b lnfunc(n_b) - lnfunc(W - K)) / ln 2, the split information
-  with the missing weight W - K as an extra branch (ALGORITHMS.md §5.4)
+  with the missing weight W - K as an extra branch (docs/algorithms.md §5.4)
 
 Info gain with the unknown-value correction (§5.2): gain = (K/W)·(old_ent - new_ent)/K, with
 K the known weight and W the node weight; a numerator within 1e-6 of zero counts as no gain.

@@ -1,4 +1,4 @@
-"""``C45``: the scikit-learn classifier around the C4.5 kernels (J48 defaults, PROTOCOL.md §3)."""
+"""``C45``: the scikit-learn classifier around the C4.5 kernels (J48 defaults, docs/protocol.md §3)."""
 
 from __future__ import annotations
 

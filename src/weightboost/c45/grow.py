@@ -6,7 +6,7 @@ attribute's value (known values first). The orders come from one sort of the who
 set (``weightboost.c45.data.prepare``) and are *partitioned* down the tree, never re-sorted:
 a child's order is its parent's order filtered to the child's instances.
 
-Missing split values make fractional instances (ALGORITHMS.md §5.5): the instance goes to
+Missing split values make fractional instances (docs/algorithms.md §5.5): the instance goes to
 every branch whose share exceeds 1e-6, with its weight times that share.
 """
 

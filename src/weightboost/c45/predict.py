@@ -1,4 +1,4 @@
-"""Class distributions from a grown C4.5 tree (ALGORITHMS.md §5.9, Weka's getProbs).
+"""Class distributions from a grown C4.5 tree (docs/algorithms.md §5.9, Weka's getProbs).
 
 A known value descends its branch (an empty branch answers with the node's own class
 distribution); a missing value descends every non-empty branch, weighted by the branch share.

@@ -1,4 +1,4 @@
-"""Collapse and pessimistic-error pruning with subtree raising (ALGORITHMS.md §5.6-5.8), as
+"""Collapse and pessimistic-error pruning with subtree raising (docs/algorithms.md §5.6-5.8), as
 Weka's C45PruneableClassifierTree does them: ``collapse`` first, then ``prune``.
 
 Two details follow Weka 3.6's J48 exactly:

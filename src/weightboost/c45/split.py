@@ -2,7 +2,7 @@
 
 At a node holding instances ``rows`` with weights ``w`` (fractional instances included):
 
-* a **numeric** attribute is scanned along its sorted order (ALGORITHMS.md §5.3): minSplit =
+* a **numeric** attribute is scanned along its sorted order (docs/algorithms.md §5.3): minSplit =
   0.1·K/n_classes clipped to [minNumObj, 25]; no split if fewer than 2·minSplit instances
   (a count, not a weight) have a known value; candidate cuts between values more than 1e-5
   apart where both sides weigh at least minSplit; the first cut of largest info gain wins;
@@ -209,7 +209,7 @@ def make_scratch(n_attributes, n_classes, max_values):
 
 @njit(cache=True)
 def move_threshold(cut, all_sorted_values):
-    """Release 8 moves the cut to the largest training value <= cut (ALGORITHMS.md §5.3)."""
+    """Release 8 moves the cut to the largest training value <= cut (docs/algorithms.md §5.3)."""
     k = np.searchsorted(all_sorted_values, cut + SMALL, side="left") - 1
     if k < 0:
         return cut

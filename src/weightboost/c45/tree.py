@@ -7,7 +7,7 @@ Node ``k`` is stored across a few arrays (children of a node are consecutive):
 ``empty[k]``      the node received no training weight (J48's ``m_isEmpty``)
 ``dist[k]``       the class weights of the training data that reached node k
 ``inst[k]``       (start, length) of node k's training instances in the flat instance store,
-                  needed by subtree raising (ALGORITHMS.md §5.8)
+                  needed by subtree raising (docs/algorithms.md §5.8)
 
 The *share* of a child is the fraction of the parent's split distribution in that branch; it
 routes instances whose split value is missing (§5.5, §5.9).

@@ -1,4 +1,4 @@
-"""Fetching a pinned raw file from the first source that has it (PROTOCOL.md §1.1).
+"""Fetching a pinned raw file from the first source that has it (docs/protocol.md §1.1).
 
 A ``RawFile`` names a file by its path under the mirror, its pinned SHA-256 (and the config
 key that pins it) and the remote copies that hold it. Sources are tried in the configured

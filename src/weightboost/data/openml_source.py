@@ -1,4 +1,4 @@
-"""The OpenML route for a UCI dataset (PROTOCOL.md §1.1, source 3).
+"""The OpenML route for a UCI dataset (docs/protocol.md §1.1, source 3).
 
 ``openml.datasets.get_dataset`` downloads (or reads from its cache) the dataset; its columns
 are put back in the UCI file's field order and written in the UCI file's own layout, so that

@@ -1,4 +1,4 @@
-"""Canonical tables of the UCI datasets (PROTOCOL.md §1.2).
+"""Canonical tables of the UCI datasets (docs/protocol.md §1.2).
 
 A dataset spec (one entry of the config section ``datasets``) says how a raw UCI file is laid
 out: separator, number of fields, which field is the class and which classes are +1, which

@@ -1,4 +1,4 @@
-"""Folds and label noise (PROTOCOL.md §2), both derived from the config seed only.
+"""Folds and label noise (docs/protocol.md §2), both derived from the config seed only.
 
 * Folds: stratified k-fold, shuffled with a seed drawn from (seed, dataset, repeat); every
   algorithm of a cell sees the same folds because they depend on nothing else.

@@ -1,4 +1,4 @@
-"""One cell of the Reuters study (PROTOCOL.md §2, ALGORITHMS.md §6.6): a category and an
+"""One cell of the Reuters study (docs/protocol.md §2, docs/algorithms.md §6.6): a category and an
 algorithm, one-vs-rest on the ApteMod split.
 
 For a booster, one fit of ``rounds`` rounds on the training split gives, through its staged

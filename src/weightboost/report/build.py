@@ -63,8 +63,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
                   "Errors are test error in percent, mean ± standard deviation over the folds of "
                   f"{config['experiment']['folds']}-fold stratified cross-validation "
                   f"({config['experiment']['rounds']} boosting rounds); differences are "
-                  "reproduced minus published. Protocol: `PROTOCOL.md`; algorithms: "
-                  "`ALGORITHMS.md`.")
+                  "reproduced minus published. Protocol: `docs/protocol.md`; algorithms: "
+                  "`docs/algorithms.md`.")
     doc.heading("At a glance")
     doc.bullets(glance(t2, t3, t4, checked) + noise_duels(summary, folds, datasets))
     doc.heading("Table 2: test error without label noise")

@@ -1,4 +1,4 @@
-"""The ModApte split restricted to the 90 categories (PROTOCOL.md §1.3, ALGORITHMS.md §6.1).
+"""The ModApte split restricted to the 90 categories (docs/protocol.md §1.3, docs/algorithms.md §6.1).
 
 train = LEWISSPLIT="TRAIN" and TOPICS="YES"; test = LEWISSPLIT="TEST" and TOPICS="YES";
 documents listed in ``reuters.exclude_newids`` are then left out (NEWID 1199, see

@@ -1,4 +1,4 @@
-"""Term selection by χ²max and ltc weights (ALGORITHMS.md §6.4-6.5, paper eq 13).
+"""Term selection by χ²max and ltc weights (docs/algorithms.md §6.4-6.5, paper eq 13).
 
 χ²(t, c) = N (AD - CB)² / ((A+C)(B+D)(A+B)(C+D)) from training-document counts (Yang &
 Pedersen 1997), 0 where the denominator is 0; χ²max(t) = max over the categories. The top

@@ -1,4 +1,4 @@
-"""Parsing the Reuters-21578 SGML files (ALGORITHMS.md §6.1).
+"""Parsing the Reuters-21578 SGML files (docs/algorithms.md §6.1).
 
 The files are not valid XML: they are read as Latin-1 (reut2-017 holds one 0xFC byte),
 entities and character references are decoded as HTML does (``&lt;`` becomes ``<``; references
@@ -35,7 +35,7 @@ class Document:
 
     @property
     def text(self) -> str:
-        """TITLE + BODY (PROTOCOL.md §1.3); a document without BODY contributes its title."""
+        """TITLE + BODY (docs/protocol.md §1.3); a document without BODY contributes its title."""
         return f"{self.title}\n{self.body}"
 
 

@@ -1,4 +1,4 @@
-"""Text processing for Reuters (PROTOCOL.md §1.3, ALGORITHMS.md §6.3).
+"""Text processing for Reuters (docs/protocol.md §1.3, docs/algorithms.md §6.3).
 
 Lower-case; tokens are maximal runs of ASCII letters and digits (the paper names no tokeniser;
 punctuation therefore never survives); tokens made only of digits are dropped; then NLTK's
