@@ -33,7 +33,7 @@ data: install
 	$(BIN)/python -m weightboost.run --cores $(CORES) data
 
 report: install
-	$(BIN)/snakemake --cores $(CORES) --allowed-rules report -- report
+	$(BIN)/snakemake --cores $(CORES) report
 
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

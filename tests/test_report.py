@@ -150,3 +150,36 @@ def test_claims_evaluator_gives_the_committed_verdicts(main_config):
                    "table4_noise10": (False, 5, 0, 3)}
     table4 = checked[-1]
     assert "3/0/0" in table4["also"]  # AdaBoost above C4.5 on all three sets: that part holds
+
+
+def test_committed_results_rebuild_the_report_without_recomputing(tmp_path, main_config):
+    # what a fresh clone does with `snakemake report`: the committed tables and their provenance
+    # records are enough; no data or experiment job is scheduled, and the tables come out equal
+    from conftest import run_snakemake
+
+    results = tmp_path / "results"
+    results.mkdir()
+    for table in (*(ROOT / "results").glob("*.csv"), *(ROOT / "results").glob("*.provenance.json")):
+        shutil.copy2(table, results / table.name)
+    result = run_snakemake(tmp_path, main_config, "report")
+    assert result.returncode == 0, result.stderr[-3000:]
+    ran = {line.split()[1].rstrip(":") for line in result.stderr.splitlines()
+           if line.split()[:1] in (["rule"], ["localrule"])}
+    assert ran == {"report"}, ran
+    for name in ("table2.csv", "table3.csv", "table4.csv", "claims.csv"):
+        assert (tmp_path / "reports/tables" / name).read_text() == \
+            (ROOT / "reports/tables" / name).read_text(), name
+    # `all` still recomputes everything from the raw data
+    everything = run_snakemake(tmp_path, main_config, "all", "-n")
+    assert everything.returncode == 0, everything.stderr[-3000:]
+    from test_workflow_experiments import scheduled
+
+    counts = scheduled(everything.stdout)
+    assert counts["uci_cell"] == len(pd.read_csv(results / "uci_folds.csv")) // 10
+    assert {"fetch_uci", "parse_uci", "uci_results", "reuters_results"} <= set(counts)
+    # a table changed after it was computed is refused, by name
+    summary = results / "uci_summary.csv"
+    summary.write_text(summary.read_text().replace("0.", "0.0", 1))
+    refused = run_snakemake(tmp_path, main_config, "report", "-n")
+    assert refused.returncode != 0
+    assert "uci_summary.csv is not the table recorded" in refused.stdout + refused.stderr

@@ -7,7 +7,7 @@ from weightboost.workflow_support import run_step
 
 
 def main(smk):
-    build_report(Path(smk.input.summary).parent, Path.cwd(), smk.params.config,
+    build_report(Path(smk.params.results), Path.cwd(), smk.params.config,
                  Path(smk.input.reference), Path(smk.input.notes),
                  Path(smk.output.html).parent)
 

@@ -101,11 +101,30 @@ def stage_seconds(workdir: Path, rules) -> list[dict]:
 
 def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dict],
                      stages: list[dict]) -> None:
+    """Write the record of the table set ``kind``, whose tables are already beside ``path``."""
     keys = table_inputs(config, kind)
     write_json_atomic(path, {
         "table_set": kind, "tables": list(TABLE_SETS[kind]), "run": config.get("run", MAIN),
+        "tables_sha256": {name: sha256_file(Path(path).parent / name)
+                          for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
         "code_sha256": code_digest(code_files), "inputs": inputs, "stages": stages})
+
+
+def check_table_digests(results: str | Path, kind: str) -> None:
+    """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
+    was edited or replaced after it was computed)."""
+    path = Path(results) / f"{kind}.provenance.json"
+    if not path.exists():
+        return
+    recorded = json.loads(path.read_text()).get("tables_sha256", {})
+    for name, sha in recorded.items():
+        table = Path(results) / name
+        if table.exists() and sha256_file(table) != sha:
+            raise ConfigError(
+                f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
+                "changed after it was computed). Restore it (git checkout -- "
+                f"{table}) or recompute the tables (snakemake --cores 2 all)")
 
 
 def check_tables(results: str | Path, config: dict, kind: str) -> None:

@@ -39,6 +39,11 @@ def git_commit(root: Path, own_output: Path | None = None) -> str:
         return "unknown (not a git checkout)"
 
 
+# column order of the report's tables (the records store their rows with sorted keys)
+INPUT_COLUMNS = ["input", "sha256", "route", "canonical table sha256"]
+STAGE_COLUMNS = ["stage", "jobs", "job seconds"]
+
+
 def recorded(results: Path) -> list[dict]:
     """The provenance records written beside the result tables (``*.provenance.json``)."""
     return [json.loads(p.read_text()) for p in sorted(Path(results).glob("*.provenance.json"))]
@@ -72,7 +77,7 @@ def input_checksums(workdir: Path, config: dict | None = None,
     rows = [row for record in (recorded(results) if results else [])
             for row in record.get("inputs", [])]
     if rows:
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=INPUT_COLUMNS)
     for sidecar in sorted(Path(workdir, "data/processed/uci").glob("*.json")):
         s = json.loads(sidecar.read_text())
         rows.append({"input": s["source"]["file"], "sha256": s["source"]["sha256"],
@@ -95,7 +100,7 @@ def input_checksums(workdir: Path, config: dict | None = None,
         for name, sha in sorted(reuters.get("sgml", {}).items()):
             rows.append({"input": f"{reuters.get('folder', '')}/{name}", "sha256": sha,
                          "route": "pinned in config", "canonical table sha256": ""})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=INPUT_COLUMNS)
 
 
 def stage_times(workdir: Path, results: Path | None = None) -> pd.DataFrame:
@@ -104,11 +109,11 @@ def stage_times(workdir: Path, results: Path | None = None) -> pd.DataFrame:
     rows = [row for record in (recorded(results) if results else [])
             for row in record.get("stages", [])]
     if rows:
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=STAGE_COLUMNS)
     for rule_dir in sorted(Path(workdir, "benchmarks").iterdir()) if \
             Path(workdir, "benchmarks").is_dir() else []:
         files = [rule_dir] if rule_dir.is_file() else sorted(rule_dir.rglob("*.tsv"))
         seconds = sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files)
         rows.append({"stage": rule_dir.stem, "jobs": len(files),
                      "job seconds": round(seconds, 1)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=STAGE_COLUMNS)
