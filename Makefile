@@ -4,11 +4,17 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 CORES ?= all
 PYTEST_ARGS ?=
+# the resolver `make lock` runs (a tool, not part of the environment it locks)
+UV_VERSION ?= 0.9.30
+LOCK_COMMAND = uv pip compile pyproject.toml --extra test --extra build --generate-hashes \
+	--universal --python-version 3.11 --custom-compile-command 'make lock' -o requirements.lock
 
-.PHONY: help install reproduce data report test lint regression golden check-full clean
+.PHONY: help install lock reproduce data report test lint regression golden check-full clean
 
 help:
 	@echo "make reproduce   create .venv, install, run the whole pipeline (snakemake --cores $(CORES))"
+	@echo "make install     create .venv with exactly the versions of requirements.lock (hash-checked)"
+	@echo "make lock        re-resolve requirements.lock after editing pyproject.toml (UPGRADE=1: newest)"
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
 	@echo "make report      rebuild reports/ from the tables under results/ (no recomputation)"
@@ -18,13 +24,22 @@ help:
 	@echo "make check-full  re-run the full default config elsewhere and diff with results/"
 	@echo "Set REPRO_MIRROR=/path/to/data-mirror to read raw inputs from a local mirror."
 
-$(BIN)/.installed: pyproject.toml
+# Every package comes from the lock with its hash checked; the project itself is then installed
+# without resolving anything, built with the locked setuptools.
+$(BIN)/.installed: requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 install: $(BIN)/.installed
+
+# Keeps every pin that still satisfies pyproject.toml; UPGRADE=1 moves all of them to the newest
+# releases (then run `make regression`: new versions may move the tables).
+lock:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/$(LOCK_COMMAND) $(if $(UPGRADE),--upgrade)
 
 reproduce: install
 	$(BIN)/python -m weightboost.run --cores $(CORES)

@@ -1,25 +1,64 @@
-"""environment.yml must describe the same environment as pyproject.toml (the pip route)."""
+"""pyproject.toml (what the project needs), requirements.lock (the exact environment `make install`
+builds) and environment.yml (the conda route) must describe one environment."""
 
 import re
 import tomllib
 
 import yaml
+from packaging.requirements import Requirement
 
 from conftest import ROOT
+from weightboost.lockfile import lock_mismatches, locked_versions, normalise
+
+LOCK = ROOT / "requirements.lock"
 
 
-def normalise(requirement: str) -> tuple[str, str]:
-    name, spec = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", requirement).groups()
-    return name.lower().replace("_", "-"), spec.replace(" ", "")
-
-
-def test_environment_yml_matches_pyproject():
+def project_requirements() -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    wanted = dict(normalise(r) for r in project["dependencies"])
-    wanted |= dict(normalise(r) for r in project["optional-dependencies"]["test"])
+    extras = project["optional-dependencies"]
+    return [Requirement(r) for r in project["dependencies"] + extras["test"] + extras["build"]]
+
+
+def test_lock_pins_every_requirement_within_its_bounds():
+    locked = locked_versions(LOCK)
+    for requirement in project_requirements():
+        name = normalise(requirement.name)
+        assert name in locked, f"{name} is required by pyproject.toml but not in the lock"
+        version, conditional = locked[name]
+        assert not conditional, name
+        assert requirement.specifier.contains(version), f"{name}=={version} {requirement}"
+
+
+def test_every_pin_carries_hashes():
+    # `pip install --require-hashes` refuses a lock with a pin without a hash
+    entries = re.split(r"\n(?=[A-Za-z0-9])", LOCK.read_text().split("\n", 2)[2])
+    pins = [e for e in entries if "==" in e.split("\n")[0]]
+    assert len(pins) == len(locked_versions(LOCK))
+    for entry in pins:
+        assert re.search(r"--hash=sha256:[0-9a-f]{64}", entry), entry.split()[0]
+
+
+def test_environment_yml_pins_the_locked_versions():
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
-    conda = dict(normalise(d) for d in env["dependencies"]
-                 if isinstance(d, str) and not d.startswith(("python", "pip")))
-    assert conda == wanted
-    pip_section = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
-    assert "-e ." in pip_section
+    conda = {}
+    for dependency in env["dependencies"]:
+        if isinstance(dependency, str) and not dependency.startswith(("python", "pip")):
+            name, version = re.fullmatch(r"([A-Za-z0-9_.\-]+)==(\S+)", dependency).groups()
+            conda[normalise(name)] = version
+    locked = locked_versions(LOCK)
+    direct = {normalise(r.name) for r in project_requirements()} - {"setuptools", "wheel"}
+    assert set(conda) == direct
+    assert {name: version for name, version in conda.items()} == \
+        {name: locked[name][0] for name in direct}
+    assert "-e ." in next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+
+
+def test_mismatches_name_the_package_and_both_versions(tmp_path):
+    lock = tmp_path / "requirements.lock"
+    lock.write_text("numpy==0.0.1 \\\n    --hash=sha256:" + "0" * 64 + "\n"
+                    "colorama==0.4.6 ; sys_platform == 'win32' \\\n    --hash=sha256:" + "1" * 64
+                    + "\n")
+    rows = lock_mismatches(lock)
+    # a platform-conditional pin that does not apply here is not a mismatch
+    assert [r["package"] for r in rows] == ["numpy"]
+    assert rows[0]["locked"] == "0.0.1" and rows[0]["installed"] != "0.0.1"

@@ -39,6 +39,7 @@ def checked(kind, files):
     return inputs
 PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
 REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
+LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 
 
 def package_code(*parts):

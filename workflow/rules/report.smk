@@ -11,6 +11,7 @@ rule report:
         reference=REFERENCE,
         notes=workflow.source_path("../report/notes.md"),
         code=package_code("report"),
+        lock=LOCK_FILE,
     output:
         html=report(f"{REPORTS}/report.html", caption="../report/report.rst",
                     category="Report"),

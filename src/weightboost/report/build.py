@@ -19,7 +19,7 @@ ORDER = ["C4.5", "AdaBoost", "WeightDecay", "EpsilonBoost", "WeightBoost"]
 
 
 def build_report(results: Path, workdir: Path, config: dict, reference_path: Path,
-                 notes_path: Path, out: Path) -> dict:
+                 notes_path: Path, out: Path, lock: Path | None = None) -> dict:
     results, workdir, out = Path(results), Path(workdir), Path(out)
     reference = load_reference(reference_path)
     summary = pd.read_csv(results / "uci_summary.csv")
@@ -114,8 +114,9 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
                 doc.paragraph(" ".join(para.split()))
     doc.heading("Provenance")
     doc.paragraph(f"Git commit: `{provenance.git_commit(workdir, out)}`.")
-    doc.table(pd.DataFrame(sorted(provenance.versions().items()),
-                           columns=["package", "version"]), index=False)
+    doc.table(provenance.versions(lock), index=False)
+    if lock is not None:
+        doc.paragraph(provenance.lock_agreement(lock))
     sets = provenance.table_sets(results)
     if len(sets):
         doc.paragraph("The result tables and what they were computed from (`*.provenance.json` "

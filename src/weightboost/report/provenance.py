@@ -5,23 +5,38 @@ from __future__ import annotations
 
 import json
 import subprocess
-from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
-PACKAGES = ["numpy", "pandas", "scipy", "scikit-learn", "numba", "nltk", "snakemake",
+from weightboost.lockfile import installed_version, lock_mismatches, locked_versions, normalise
+
+PACKAGES = ["numpy", "pandas", "scipy", "scikit-learn", "numba", "llvmlite", "nltk", "snakemake",
             "matplotlib", "openml", "weightboost-repro"]
 
 
-def versions() -> dict[str, str]:
-    out = {}
-    for name in PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            out[name] = "not installed"
-    return out
+def versions(lock: Path | None = None) -> pd.DataFrame:
+    """The main packages: the installed version and the one requirements.lock pins."""
+    locked = locked_versions(lock) if lock and Path(lock).exists() else {}
+    return pd.DataFrame([{"package": name, "version": installed_version(name) or "not installed",
+                          "locked": locked.get(normalise(name), ("",))[0]}
+                         for name in PACKAGES])
+
+
+def lock_agreement(lock: Path) -> str:
+    """One sentence: does the running environment match requirements.lock?"""
+    if not Path(lock).exists():
+        return f"No lock file at {lock}: the versions above are not checked against one."
+    count = len(locked_versions(lock))
+    mismatches = lock_mismatches(lock)
+    if not mismatches:
+        return f"Every package pinned in `{Path(lock).name}` ({count}) is installed at its locked version."
+    shown = ", ".join(f"{m['package']} {m['installed']} (locked {m['locked']})"
+                      for m in mismatches[:10])
+    return (f"{len(mismatches)} of the {count} packages pinned in `{Path(lock).name}` are not "
+            f"installed at their locked version: {shown}"
+            + (" and more" if len(mismatches) > 10 else "") + ". Tables computed here may differ "
+            "from the committed ones; `make install` installs the locked environment.")
 
 
 def git_commit(root: Path, own_output: Path | None = None) -> str:
