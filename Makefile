@@ -6,7 +6,7 @@ CORES ?= all
 PYTEST_ARGS ?=
 # the resolver `make lock` runs (a tool, not part of the environment it locks)
 UV_VERSION ?= 0.9.30
-LOCK_COMMAND = uv pip compile pyproject.toml --extra test --extra build --generate-hashes \
+LOCK_COMMAND = uv pip compile pyproject.toml --extra test --extra build --extra cluster --generate-hashes \
 	--universal --python-version 3.11 --custom-compile-command 'make lock' -o requirements.lock
 
 .PHONY: help install lock reproduce data report test lint regression golden check-full clean

@@ -143,8 +143,26 @@ def http_server():
     server.httpd.server_close()
 
 
-def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = None):
-    """Run the project's Snakefile in ``workdir`` with ``config``; return the CompletedProcess."""
+def make_tiny_config(main_config: dict) -> dict:
+    """Three small datasets, two noise levels, three learners, 2 folds, 3 rounds; one Reuters
+    category: a whole workflow in about a minute."""
+    config = make_fixture_config(main_config)
+    names = ["ionosphere", "pima", "breast_cancer"]
+    config["datasets"] = {n: config["datasets"][n] for n in names}
+    config["download"] = {**config["download"], "sources": ["mirror"]}
+    config["experiment"] = {**config["experiment"], "datasets": names, "folds": 2,
+                            "rounds": 3, "noise_levels": [0.0, 0.2],
+                            "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
+    config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
+                               "algorithms": ["C4.5", "WeightBoost"], "rounds": 3,
+                               "cv_folds": 2, "paper_rounds": {"WeightBoost": 2}}
+    return config
+
+
+def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = None,
+                  timeout: float = 600):
+    """Run the project's Snakefile in ``workdir`` with ``config`` on 2 cores (under an executor:
+    at most 2 per grouped submission); return the CompletedProcess."""
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "test-config.yaml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=False))
@@ -153,4 +171,4 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
                "--directory", str(workdir), "--configfile", str(config_path),
                "--cores", "2", "--nolock", *args]
-    return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=600)
+    return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=timeout)

@@ -16,7 +16,8 @@ LOCK = ROOT / "requirements.lock"
 def project_requirements() -> list[Requirement]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    return [Requirement(r) for r in project["dependencies"] + extras["test"] + extras["build"]]
+    return [Requirement(r) for r in project["dependencies"] + extras["test"] + extras["build"]
+            + extras["cluster"]]
 
 
 def test_lock_pins_every_requirement_within_its_bounds():

@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import pytest
 
-from conftest import run_snakemake
+from conftest import make_tiny_config, run_snakemake
 
 
 @pytest.fixture(scope="module")
@@ -21,19 +21,7 @@ def tiny_run(tmp_path_factory, request):
 
 @pytest.fixture(scope="module")
 def tiny_config(main_config):
-    from conftest import make_fixture_config
-
-    config = make_fixture_config(main_config)
-    names = ["ionosphere", "pima", "breast_cancer"]
-    config["datasets"] = {n: config["datasets"][n] for n in names}
-    config["download"] = {**config["download"], "sources": ["mirror"]}
-    config["experiment"] = {**config["experiment"], "datasets": names, "folds": 2,
-                            "rounds": 3, "noise_levels": [0.0, 0.2],
-                            "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
-    config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
-                               "algorithms": ["C4.5", "WeightBoost"], "rounds": 3,
-                               "cv_folds": 2, "paper_rounds": {"WeightBoost": 2}}
-    return config
+    return make_tiny_config(main_config)
 
 
 def test_tiny_config_produces_every_table(tiny_run):

@@ -33,6 +33,7 @@ use rule fetch_reuters as fetch_stopwords with:
         fetch=fetch_config(),
     log:
         "logs/fetch_stopwords.log",
+    localrule: True  # `use rule ... with:` does not inherit it
 
 
 use rule fetch_reuters as fetch_reuters_nltk with:
@@ -45,6 +46,7 @@ use rule fetch_reuters as fetch_reuters_nltk with:
         fetch=fetch_config(),
     log:
         "logs/fetch_reuters_nltk.log",
+    localrule: True  # `use rule ... with:` does not inherit it
 
 
 rule reuters_features:

@@ -1,0 +1,85 @@
+"""The SLURM profile on a real (one-node) SLURM: jobs are submitted, batched and tracked through
+profiles/slurm, and give the same tables as a local run (README, "On a cluster")."""
+
+import importlib.util
+import os
+import re
+
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT, make_tiny_config, run_snakemake
+from slurm_cluster import SYSTEM_CONF, OneNodeSlurm, missing_programs
+
+pytestmark = pytest.mark.cluster
+PROFILE = ROOT / "profiles" / "slurm"
+TABLES = ("uci_folds.csv", "uci_summary.csv", "reuters_f1.csv", "reuters_curves.csv")
+TIMING = ["fit_seconds", "predict_seconds"]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    missing = missing_programs()
+    if missing:
+        pytest.skip(f"SLURM is not installed ({', '.join(missing)} missing; Debian: apt-get "
+                    "install slurmctld slurmd slurm-client munge, as .ci/run does)")
+    if os.geteuid() != 0:
+        pytest.skip("the one-node cluster runs slurmd, which needs root")
+    if SYSTEM_CONF.exists():
+        pytest.skip(f"{SYSTEM_CONF} exists: this machine has a SLURM of its own, which the test "
+                    "does not replace")
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        pytest.skip("snakemake-executor-plugin-slurm is not installed (make install)")
+    profile = yaml.safe_load((PROFILE / "config.yaml").read_text())
+    slurm = OneNodeSlurm(tmp_path_factory.mktemp("slurm"),
+                         partition=profile["default-resources"]["slurm_partition"])
+    slurm.start()
+    yield slurm
+    slurm.stop()
+
+
+@pytest.fixture(scope="module")
+def runs(cluster, tmp_path_factory, main_config):
+    # smaller still than the tiny config: four UCI cells (one submission) and one Reuters cell
+    config = make_tiny_config(main_config)
+    config["experiment"] = {**config["experiment"], "datasets": ["ionosphere", "pima"],
+                            "noise_levels": [0.0], "algorithms": ["C4.5", "AdaBoost"]}
+    config["reuters_study"] = {**config["reuters_study"], "algorithms": ["C4.5"],
+                               "paper_rounds": {}}
+    local = tmp_path_factory.mktemp("local")
+    done = run_snakemake(local, config, "experiments")
+    assert done.returncode == 0, done.stderr[-3000:]
+    remote = tmp_path_factory.mktemp("remote")
+    # the test cluster answers at once: check job states every 2 s, not the profile's 10-40 s
+    done = run_snakemake(remote, config, "experiments", "--profile", str(PROFILE),
+                         "--slurm-init-seconds-before-status-checks", "1",
+                         "--seconds-between-status-checks", "2", env=cluster.env, timeout=1200)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-6000:] + cluster.log()
+    return local, remote, done.stdout + done.stderr
+
+
+def test_jobs_run_through_slurm_batched_and_complete(cluster, runs):
+    _, remote, log = runs
+    job_ids = sorted(set(re.findall(r"SLURM jobid (\d+)", log)))
+    assert job_ids, log[-3000:]
+    for job_id in job_ids:
+        record = cluster.job(job_id)
+        assert record["JobState"] == "COMPLETED" and record["ExitCode"] == "0:0", record
+        assert record["Partition"] == cluster.partition
+    comments = {j: cluster.job(j).get("Comment", "") for j in job_ids}
+    # the four UCI cells went in one grouped submission; downloads stayed on this node
+    cells = len(list((remote / "results/cells/uci").rglob("*.csv")))
+    assert cells == 4
+    assert [c for c in comments.values() if "uci_cell" in c] == ["rule_uci_cells_uci_cell"]
+    assert not any("fetch" in c for c in comments.values())
+    # every submission asks for at most the cores given
+    assert all(int(cluster.job(j)["NumCPUs"]) <= 2 for j in job_ids)
+
+
+def test_cluster_tables_equal_a_local_run(runs):
+    local, remote, _ = runs
+    for name in TABLES:
+        a, b = pd.read_csv(local / "results" / name), pd.read_csv(remote / "results" / name)
+        keep = [c for c in a.columns if c not in TIMING]
+        pd.testing.assert_frame_equal(a[keep], b[keep], check_exact=True, obj=name)
