@@ -1,4 +1,4 @@
-"""The sparse path grows exactly the tree of the dense path (weightboost.c45.sparse)."""
+"""The sparse path grows exactly the tree of the dense path (one grower, weightboost.c45.grow)."""
 
 import numpy as np
 import pytest
@@ -43,3 +43,14 @@ def test_sparse_input_refuses_nan():
     X[0, 0] = np.nan
     with pytest.raises(ValueError):
         C45().fit(sp.csr_matrix(X), y)
+
+
+def test_sparse_view_stores_only_the_non_zeros():
+    # the grower's cost follows the stored entries: for sparse input, the non-zeros only
+    from weightboost.c45.data import prepare
+
+    X, _, _ = sparse_data(5)
+    view = prepare(sp.csr_matrix(X)).view
+    assert view.implicit_zero and len(view.vals) == np.count_nonzero(X)
+    dense_view = prepare(X).view
+    assert not dense_view.implicit_zero and len(dense_view.vals) == X.size

@@ -1,17 +1,40 @@
 """Encoding the input of C4.5 once, so that many fits on the same X (boosting) share it.
 
-``prepare(X)`` turns a numpy array or a pandas DataFrame into a ``C45Data``: a float64 matrix
-in which nominal attributes hold their category codes (NaN = missing), the attribute kinds,
-and, for every numeric attribute, the rows sorted by value once (missing values last). The
-grower partitions these orders down the tree instead of sorting again at each node.
+``prepare(X)`` turns a numpy array, a pandas DataFrame or a scipy sparse matrix into a
+``C45Data``: a float64 matrix in which nominal attributes hold their category codes (NaN =
+missing), the attribute kinds, and the grower's view of the data (``GrowView``), in which every
+numeric attribute's *stored entries* are sorted by value once. The grower partitions these
+sorted entries down the tree instead of sorting again at each node.
+
+Dense and sparse input differ only in what is not stored: for dense input the stored entries of
+an attribute are its known values and an instance without an entry has a missing value; for
+sparse input they are the non-zeros and an instance without an entry has the value 0 (the
+``implicit_zero`` flag). One grower (``weightboost.c45.grow``) serves both, in time
+proportional to the stored entries.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+
+
+class GrowView(NamedTuple):
+    """The training data as the grower reads it (a record numba compiles against)."""
+
+    XT: np.ndarray          # (d, n) attribute-major values (nominal codes, NaN = missing)
+    nominal: np.ndarray     # (d,) bool
+    n_values: np.ndarray    # (d,) int64 declared values of nominal attributes, else 0
+    num_slot: np.ndarray    # (d,) int64 numeric attribute -> its slot s, -1 if nominal
+    ptr: np.ndarray         # (n_numeric + 1,) int64: slot s holds entries ptr[s]:ptr[s + 1]
+    rows: np.ndarray        # (entries,) int32 row of each stored entry, sorted by value per slot
+    vals: np.ndarray        # (entries,) float64 the entries' values
+    thr_ptr: np.ndarray     # (n_numeric + 1,) int64 and
+    thr_vals: np.ndarray    # every training value of slot s, sorted (for the threshold move)
+    implicit_zero: bool     # unstored entries are zeros (sparse input), else missing values
 
 
 @dataclass(frozen=True)
@@ -43,11 +66,11 @@ class C45Data:
     n_values: np.ndarray          # (d,) int64; declared values of nominal attributes, else 0
     categories: tuple             # per attribute: tuple of category labels, or None
     columns: tuple                # attribute names (DataFrame columns, or 0..d-1)
-    num_slot: np.ndarray          # (d,) int64: index into the sorted orders, -1 if nominal
-    orders: np.ndarray            # (n_numeric, n) int32 rows sorted by value, missing last
-    n_known: np.ndarray           # (n_numeric,) int64 rows with a known value
-    sorted_values: np.ndarray     # (n_numeric, n) float64 the sorted known values (NaN pad)
-    sparse: tuple | None = None   # sparse input: (col_ptr, col_rows, col_vals, thr_ptr, thr_vals)
+    view: GrowView                # the grower's view: numeric attributes presorted
+
+    @property
+    def is_sparse(self) -> bool:
+        return bool(self.view.implicit_zero)
 
     @property
     def shape(self):
@@ -104,8 +127,8 @@ def _encode(X, nominal_features=None):
 
 
 def prepare_sparse(X) -> C45Data:
-    """A scipy sparse matrix: columns sorted by value once, zeros left implicit (see
-    ``weightboost.c45.sparse``). All attributes are numeric; NaN is not allowed."""
+    """A scipy sparse matrix: the non-zeros of each column sorted by value once, zeros left
+    implicit. All attributes are numeric; NaN is not allowed."""
     import scipy.sparse as sp
 
     csc = sp.csc_matrix(X, dtype=np.float64, copy=True)
@@ -129,12 +152,29 @@ def prepare_sparse(X) -> C45Data:
     thr_ptr[1:] = np.cumsum([len(p) for p in thr_parts])
     thr_vals = np.concatenate(thr_parts) if thr_parts else np.empty(0)
     dense = csc.toarray(order="C")
-    empty_int = np.empty((0, 0), dtype=np.int32)
-    return C45Data(dense, np.ascontiguousarray(dense.T), np.zeros(d, dtype=bool),
-                   np.zeros(d, dtype=np.int64),
-                   tuple([None] * d), tuple(range(d)), np.arange(d, dtype=np.int64), empty_int,
-                   np.zeros(0, dtype=np.int64), np.empty((0, 0)),
-                   (csc.indptr.astype(np.int64), col_rows, col_vals, thr_ptr, thr_vals))
+    XT = np.ascontiguousarray(dense.T)
+    nominal, n_values = np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64)
+    view = GrowView(XT, nominal, n_values, np.arange(d, dtype=np.int64),
+                    csc.indptr.astype(np.int64), col_rows, col_vals, thr_ptr, thr_vals, True)
+    return C45Data(dense, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
+
+
+def _dense_view(XT, nominal, n_values) -> GrowView:
+    """Every numeric attribute's known values sorted (stable: ties keep row order); the sorted
+    known values double as the threshold table."""
+    numeric = np.flatnonzero(~nominal)
+    num_slot = np.full(XT.shape[0], -1, dtype=np.int64)
+    num_slot[numeric] = np.arange(len(numeric))
+    values = XT[numeric]                                   # (n_numeric, n)
+    orders = np.argsort(values, axis=1, kind="stable")     # NaN sorts last
+    n_known = (~np.isnan(values)).sum(axis=1)
+    ptr = np.zeros(len(numeric) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum(n_known)
+    rows = np.concatenate([orders[s, :n_known[s]] for s in range(len(numeric))]
+                          ).astype(np.int32) if len(numeric) else np.empty(0, dtype=np.int32)
+    vals = np.ascontiguousarray(values[np.repeat(np.arange(len(numeric)), n_known), rows]
+                                ) if len(numeric) else np.empty(0)
+    return GrowView(XT, nominal, n_values, num_slot, ptr, rows, vals, ptr, vals, False)
 
 
 def prepare(X, nominal_features=None) -> C45Data:
@@ -148,18 +188,9 @@ def prepare(X, nominal_features=None) -> C45Data:
     matrix, nominal, n_values, categories, columns = _encode(X, nominal_features)
     if np.isinf(matrix).any():
         raise ValueError("X contains infinite values; C4.5 accepts finite numbers and NaN")
-    numeric = np.flatnonzero(~nominal)
-    num_slot = np.full(matrix.shape[1], -1, dtype=np.int64)
-    num_slot[numeric] = np.arange(len(numeric))
-    n = matrix.shape[0]
-    values = matrix[:, numeric].T                      # (n_numeric, n)
-    orders = np.argsort(values, axis=1, kind="stable").astype(np.int32)  # NaN sorts last
-    n_known = (~np.isnan(values)).sum(axis=1).astype(np.int64)
-    sorted_values = np.take_along_axis(values, orders.astype(np.int64), axis=1)
-    return C45Data(matrix, np.ascontiguousarray(matrix.T), nominal, n_values, categories,
-                   columns, num_slot,
-                   np.ascontiguousarray(orders.reshape(len(numeric), n)), n_known,
-                   np.ascontiguousarray(sorted_values.reshape(len(numeric), n)))
+    XT = np.ascontiguousarray(matrix.T)
+    return C45Data(matrix, XT, nominal, n_values, categories, columns,
+                   _dense_view(XT, nominal, n_values))
 
 
 def encode_like(data: Encoding, X) -> np.ndarray:
@@ -199,24 +230,19 @@ def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
     rows = np.asarray(rows, dtype=np.int64)
     if np.any(np.diff(rows) < 0):
         raise ValueError("take_rows needs the rows in ascending order")
-    if data.sparse is not None:
+    if data.is_sparse:
         import scipy.sparse as sp
         return prepare_sparse(sp.csr_matrix(data.X[rows]))
-    n = data.X.shape[0]
-    counts = np.bincount(rows, minlength=n)
+    view = data.view
+    counts = np.bincount(rows, minlength=data.X.shape[0])
     start = np.cumsum(counts) - counts                 # first new index of each old row
-    m = rows.shape[0]
-    n_numeric = data.orders.shape[0]
-    orders = np.empty((n_numeric, m), dtype=np.int32)
-    sorted_values = np.empty((n_numeric, m))
-    n_known = np.empty(n_numeric, dtype=np.int64)
-    for s in range(n_numeric):
-        old = data.orders[s]
-        c = counts[old]
-        offset = np.arange(m) - np.repeat(np.cumsum(c) - c, c)
-        orders[s] = np.repeat(start[old], c) + offset
-        sorted_values[s] = np.repeat(data.sorted_values[s], c)
-        n_known[s] = c[:data.n_known[s]].sum()
+    c = counts[view.rows]                              # copies of each stored entry
+    offset = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
+    new_rows = (np.repeat(start[view.rows], c) + offset).astype(np.int32)
+    new_vals = np.repeat(view.vals, c)
+    ptr = np.concatenate([[0], np.cumsum(c)])[view.ptr]  # slot boundaries, in entries
     X = np.ascontiguousarray(data.X[rows])
-    return C45Data(X, np.ascontiguousarray(X.T), data.nominal, data.n_values, data.categories,
-                   data.columns, data.num_slot, orders, n_known, sorted_values)
+    XT = np.ascontiguousarray(X.T)
+    return C45Data(X, XT, data.nominal, data.n_values, data.categories, data.columns,
+                   GrowView(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
+                            new_vals, ptr, new_vals, False))

@@ -15,8 +15,8 @@ from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare
 from weightboost.c45.grow import grow
 from weightboost.c45.predict import apply_leaves, predict_distribution
 from weightboost.c45.prune import collapse, prune
-from weightboost.c45.sparse import grow_sparse
-from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH, compact
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, THRESH, GrowSettings, PruneSettings,
+                                  compact)
 
 
 @dataclass(frozen=True)
@@ -137,21 +137,16 @@ class C45(ClassifierMixin, BaseEstimator):
 
     def _build(self, data: C45Data, y_index, weights) -> C45Tree:
         n_classes = len(self.classes_)
-        if data.sparse is not None:
-            grown = grow_sparse(*data.X.shape, y_index, n_classes, weights, *data.sparse,
-                                float(self.min_instances), bool(self.mdl_correction))
-        else:
-            grown = grow(data.XT, y_index, n_classes, data.nominal, data.n_values,
-                         data.num_slot, weights, data.orders, data.n_known, data.sorted_values,
-                         float(self.min_instances), bool(self.mdl_correction))
-        node_int, node_float, empty, dist, inst, store_rows, store_w = grown
+        tree = grow(data.view, y_index, n_classes, weights,
+                    GrowSettings(float(self.min_instances), bool(self.mdl_correction)))
         if self.collapse:
-            collapse(node_int, dist, 0)
+            collapse(tree.node_int, tree.dist, 0)
         if self.pruning:
-            prune(data.XT, y_index, n_classes, data.nominal, node_int, node_float, empty, dist,
-                  inst, store_rows, store_w, float(self.confidence),
-                  z_for_confidence(self.confidence), bool(self.subtree_raising))
-        return C45Tree(*compact(node_int, node_float, empty, dist, node_int.shape[0]))
+            tree = prune(data.view, y_index, n_classes, tree,
+                         PruneSettings(float(self.confidence), z_for_confidence(self.confidence),
+                                       bool(self.subtree_raising)))
+        return C45Tree(*compact(tree.node_int, tree.node_float, tree.empty, tree.dist,
+                                tree.node_int.shape[0]))
 
     # -- prediction -------------------------------------------------------------------------
     def _encode_predict(self, X):

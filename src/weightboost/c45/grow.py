@@ -1,10 +1,14 @@
-"""Growing a C4.5 tree (Weka's ClassifierTree.buildTree with C45ModelSelection).
+"""Growing a C4.5 tree (Weka's ClassifierTree.buildTree with C45ModelSelection), for dense and
+sparse data alike.
 
 Depth first, with an explicit stack. Each pending node carries its instances as (row, weight)
-pairs and, for every numeric attribute, the order of those instances sorted by that
-attribute's value (known values first). The orders come from one sort of the whole training
-set (``weightboost.c45.data.prepare``) and are *partitioned* down the tree, never re-sorted:
-a child's order is its parent's order filtered to the child's instances.
+pairs and, for every numeric attribute still *live* there (one with two values more than 1e-5
+apart, so perhaps cut here or below), its stored entries sorted by value
+(``weightboost.c45.data.GrowView``). The entries come from one sort of the whole training set
+and are *partitioned* down the tree, never re-sorted: a child's entries are its parent's,
+filtered to the child's instances, in the same order. What is not stored is a missing value
+(dense input) or a zero (sparse input); the split evaluation (``split.numeric_split``) and the
+routing below are written once for both, and cost time proportional to the stored entries.
 
 Missing split values make fractional instances (docs/algorithms.md §5.5): the instance goes to
 every branch whose share exceeds 1e-6, with its weight times that share.
@@ -17,107 +21,140 @@ from numba import njit
 
 from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import make_scratch, move_threshold, select_split
-from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, grow_nodes,
-                                  new_tree, open_node, partition)
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
+                                  grow_nodes, new_tree, open_node, partition)
 
 
 @njit(cache=True)
-def grow(XT, y, n_classes, nominal, n_values, num_slot, w_root, root_orders, root_known,
-         sorted_values, min_obj, use_mdl):
-    """Grow the unpruned tree. ``XT``: training matrix transposed (attributes × rows)."""
-    n = XT.shape[1]
-    n_numeric = root_orders.shape[0]
+def live_attributes(view, sample, m, slot_attr, position):
+    """Mark the live numeric attributes of a node (``position[a]`` = live index, else -1);
+    returns the mask over the node's attributes and their number. ``slot_attr``: the
+    attribute of each numeric slot."""
+    position[:] = -1
+    n_slots = sample.slots.shape[0]
+    live = np.zeros(n_slots, dtype=np.bool_)
+    n_live = 0
+    for p in range(n_slots):
+        lo, hi = sample.ptr[p], sample.ptr[p + 1]
+        c = hi - lo
+        if view.implicit_zero:  # the zeros are a value: one entry and one zero may be cut
+            ok = c >= 1 and (c < m or sample.vals[lo] + 1e-5 < sample.vals[hi - 1])
+        else:
+            ok = c >= 2 and sample.vals[lo] + 1e-5 < sample.vals[hi - 1]
+        if ok:
+            live[p] = True
+            position[slot_attr[sample.slots[p]]] = p
+            n_live += 1
+    return live, n_live
+
+
+@njit(cache=True)
+def branches(view, sample, a, p, threshold):
+    """The branch of every instance of the node for the split on attribute a (live index p if
+    numeric), -1 where its value is missing."""
+    m = sample.rows.shape[0]
+    branch = np.empty(m, dtype=np.int64)
+    if view.nominal[a]:
+        for i in range(m):
+            value = view.XT[a, sample.rows[i]]
+            branch[i] = -1 if np.isnan(value) else int(value)
+        return branch
+    branch[:] = (0 if 0.0 <= threshold else 1) if view.implicit_zero else -1
+    for k in range(sample.ptr[p], sample.ptr[p + 1]):
+        branch[sample.loc[k]] = 0 if sample.vals[k] <= threshold else 1
+    return branch
+
+
+@njit(cache=True)
+def split_entries(sample, live, n_live, branch, local, n_branches):
+    """Each child's entries of the live attributes, in the parent's order: an entry of an
+    instance whose split value is missing goes to every child that received the instance."""
+    child_ptr = [np.zeros(n_live + 1, dtype=np.int64) for b in range(n_branches)]
+    live_slots = np.empty(n_live, dtype=np.int64)
+    s = 0
+    for p in range(sample.slots.shape[0]):
+        if not live[p]:
+            continue
+        live_slots[s] = sample.slots[p]
+        for k in range(sample.ptr[p], sample.ptr[p + 1]):
+            i = sample.loc[k]
+            for b in range(n_branches):
+                if local[i, b] >= 0:
+                    child_ptr[b][s + 1] += 1
+        s += 1
+    for b in range(n_branches):
+        for s in range(n_live):
+            child_ptr[b][s + 1] += child_ptr[b][s]
+    child_loc = [np.empty(child_ptr[b][n_live], dtype=np.int32) for b in range(n_branches)]
+    child_vals = [np.empty(child_ptr[b][n_live]) for b in range(n_branches)]
+    fill = np.zeros(n_branches, dtype=np.int64)
+    for p in range(sample.slots.shape[0]):
+        if not live[p]:
+            continue
+        for k in range(sample.ptr[p], sample.ptr[p + 1]):
+            i = sample.loc[k]
+            if branch[i] >= 0:
+                b = branch[i]
+                child_loc[b][fill[b]] = local[i, b]
+                child_vals[b][fill[b]] = sample.vals[k]
+                fill[b] += 1
+            else:
+                for b in range(n_branches):
+                    if local[i, b] >= 0:
+                        child_loc[b][fill[b]] = local[i, b]
+                        child_vals[b][fill[b]] = sample.vals[k]
+                        fill[b] += 1
+    return child_ptr, child_loc, child_vals, live_slots
+
+
+@njit(cache=True)
+def grow(view, y, n_classes, w_root, settings):
+    """Grow the unpruned tree on ``view`` (a GrowView) with labels ``y`` (0..n_classes-1) and
+    weights ``w_root``; returns its TreeArrays."""
+    n = view.XT.shape[1]
+    n_attributes = view.XT.shape[0]
     node_int, node_float, empty, dist, inst, store_rows, store_w = new_tree(n_classes, n)
     used = 0
     n_nodes = 1
-
-    rows0 = np.arange(n).astype(np.int32)
-    root_slots = np.arange(n_numeric)
-    stack = [(0, rows0, w_root.copy(), root_orders, sorted_values, root_known.copy(),
-              root_slots)]
-    n_attributes = XT.shape[0]
-    slot_attr = np.empty(n_numeric, dtype=np.int64)
-    for a in range(n_attributes):
-        if num_slot[a] >= 0:
-            slot_attr[num_slot[a]] = a
-    scratch = make_scratch(n_attributes, n_classes, n_values.max() if n_attributes else 1)
+    n_slots = view.ptr.shape[0] - 1
+    root = NodeSample(np.arange(n).astype(np.int32), w_root.copy(), view.ptr.copy(),
+                      view.rows.copy(), view.vals.copy(), np.arange(n_slots).astype(np.int64))
+    stack = [(0, root)]
+    scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1)
     position = np.empty(n_attributes, dtype=np.int64)
-    live = np.empty(n_numeric, dtype=np.bool_)
+    slot_attr = np.empty(n_slots, dtype=np.int64)
+    for a in range(n_attributes):
+        if view.num_slot[a] >= 0:
+            slot_attr[view.num_slot[a]] = a
     while len(stack) > 0:
-        node, rows, w, orders, values, n_known, slots = stack.pop()
-        m = rows.shape[0]
+        node, sample = stack.pop()
+        m = sample.rows.shape[0]
         local_y, totals, store_rows, store_w, used = open_node(
-            node, y, rows, w, n_classes, node_int, empty, dist, inst, store_rows, store_w, used)
+            node, y, sample.rows, sample.w, n_classes, node_int, empty, dist, inst, store_rows,
+            store_w, used)
         total = totals.sum()
-        # numeric attributes that can still be cut here (and so perhaps below)
-        position[:] = -1
-        n_live = 0
-        for p in range(slots.shape[0]):
-            live[p] = False
-            k = n_known[p]
-            if k >= 2 and values[p, 0] + 1e-5 < values[p, k - 1]:
-                live[p] = True
-                n_live += 1
-                position[slot_attr[slots[p]]] = p
-        if total - 2.0 * min_obj < -SMALL or abs(total - totals.max()) < SMALL:
+        live, n_live = live_attributes(view, sample, m, slot_attr, position)
+        if total - 2.0 * settings.min_obj < -SMALL or abs(total - totals.max()) < SMALL:
             continue
-        a, cut = select_split(XT, local_y, n_classes, nominal, n_values, rows, w, orders,
-                              values, n_known, position, totals, min_obj, use_mdl, n,
-                              scratch)
+        a, cut = select_split(view, sample, local_y, totals, position, settings, scratch)
         if a < 0:
             continue
-        if nominal[a]:
-            n_branches = n_values[a]
+        if view.nominal[a]:
+            n_branches = view.n_values[a]
             threshold = 0.0
         else:
             n_branches = 2
-            s = num_slot[a]
-            threshold = move_threshold(cut, sorted_values[s, : root_known[s]])
-
-        branch = np.empty(m, dtype=np.int64)
+            s = view.num_slot[a]
+            threshold = move_threshold(cut, view.thr_vals[view.thr_ptr[s]:view.thr_ptr[s + 1]])
+        branch = branches(view, sample, a, position[a], threshold)
         known_weight = np.zeros(n_branches)
         for i in range(m):
-            b = branch_of(XT[a, rows[i]], nominal[a], threshold)
-            branch[i] = b
-            if b >= 0:
-                known_weight[b] += w[i]
+            if branch[i] >= 0:
+                known_weight[branch[i]] += sample.w[i]
         share = known_weight / known_weight.sum()
-
-        child_rows, child_w, local = partition(rows, w, branch, share, n_branches)
-        count = np.array([len(r) for r in child_rows], dtype=np.int64)
-        fill = np.zeros(n_branches, dtype=np.int64)
-        # partition the sorted order of every numeric attribute still live here
-        child_slots = np.empty(n_live, dtype=np.int64)
-        child_orders = [np.empty((n_live, count[b]), dtype=np.int32)
-                        for b in range(n_branches)]
-        child_values = [np.empty((n_live, count[b])) for b in range(n_branches)]
-        child_known = [np.zeros(n_live, dtype=np.int64) for b in range(n_branches)]
-        s = -1
-        for p in range(slots.shape[0]):
-            if not live[p]:
-                continue
-            s += 1
-            child_slots[s] = slots[p]
-            fill[:] = 0
-            order = orders[p]
-            vals = values[p]
-            for k in range(m):
-                i = order[k]
-                if branch[i] >= 0:
-                    b = branch[i]
-                    child_orders[b][s, fill[b]] = local[i, b]
-                    child_values[b][s, fill[b]] = vals[k]
-                    fill[b] += 1
-                else:
-                    for b in range(n_branches):
-                        if local[i, b] >= 0:
-                            child_orders[b][s, fill[b]] = local[i, b]
-                            child_values[b][s, fill[b]] = vals[k]
-                            fill[b] += 1
-                if k + 1 == n_known[p]:
-                    for b in range(n_branches):
-                        child_known[b][s] = fill[b]
-
+        child_rows, child_w, local = partition(sample.rows, sample.w, branch, share, n_branches)
+        child_ptr, child_loc, child_vals, live_slots = split_entries(sample, live, n_live,
+                                                                     branch, local, n_branches)
         first = n_nodes
         n_nodes += n_branches
         node_int, node_float, empty, dist, inst = grow_nodes(node_int, node_float, empty, dist,
@@ -128,7 +165,7 @@ def grow(XT, y, n_classes, nominal, n_values, num_slot, w_root, root_orders, roo
         node_float[node, THRESH] = threshold
         for b in range(n_branches - 1, -1, -1):
             node_float[first + b, SHARE] = share[b]
-            stack.append((first + b, child_rows[b], child_w[b], child_orders[b],
-                          child_values[b], child_known[b], child_slots))
-    return (node_int[:n_nodes], node_float[:n_nodes], empty[:n_nodes], dist[:n_nodes],
-            inst[:n_nodes], store_rows[:used], store_w[:used])
+            stack.append((first + b, NodeSample(child_rows[b], child_w[b], child_ptr[b],
+                                                child_loc[b], child_vals[b], live_slots)))
+    return TreeArrays(node_int[:n_nodes], node_float[:n_nodes], empty[:n_nodes], dist[:n_nodes],
+                      inst[:n_nodes], store_rows[:used], store_w[:used])

@@ -19,8 +19,8 @@ import numpy as np
 from numba import njit
 
 from weightboost.c45.criteria import SMALL, estimated_errors
-from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, class_totals,
-                                  partition, store_instances)
+from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
+                                  class_totals, partition, store_instances)
 
 
 @njit(cache=True)
@@ -54,7 +54,7 @@ def collapse(node_int, dist, root):
 
 
 @njit(cache=True)
-def _route(XT, nominal, node_int, node_float, k, rows, w):
+def _route(view, node_int, node_float, k, rows, w):
     """Split (rows, w) at internal node k as J48's resetDistribution + split do.
 
     Returns the children's (rows, w) lists and the new branch shares: the known values' shares
@@ -65,7 +65,7 @@ def _route(XT, nominal, node_int, node_float, k, rows, w):
     branch = np.empty(m, dtype=np.int64)
     bag = np.zeros(n_branches)
     for i in range(m):
-        b = branch_of(XT[a, rows[i]], nominal[a], node_float[k, THRESH])
+        b = branch_of(view.XT[a, rows[i]], view.nominal[a], node_float[k, THRESH])
         branch[i] = b
         if b >= 0:
             bag[b] += w[i]
@@ -94,7 +94,7 @@ def largest_branch(node_float, dist, k, first, n_children):
 
 
 @njit(cache=True)
-def _errors_for_branch(XT, y, n_classes, nominal, node_int, node_float, k, rows, w, cf, z):
+def _errors_for_branch(view, y, n_classes, node_int, node_float, k, rows, w, cf, z):
     """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
     errors = 0.0
     stack = [(k, rows, w)]
@@ -103,7 +103,7 @@ def _errors_for_branch(XT, y, n_classes, nominal, node_int, node_float, k, rows,
         if _is_leaf(node_int, j):
             errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
             continue
-        child_rows, child_w, _ = _route(XT, nominal, node_int, node_float, j, r, ww)
+        child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
         for c in range(node_int[j, NCHILD]):
             stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
     return errors
@@ -124,10 +124,11 @@ def _subtree_errors(node_int, dist, k, cf, z):
 
 
 @njit(cache=True)
-def prune(XT, y, n_classes, nominal, node_int, node_float, empty, dist, inst, store_rows,
-          store_w, cf, z, subtree_raising):
-    """Bottom-up pessimistic pruning; returns the (possibly grown) instance store. ``XT`` is the
-    training matrix attribute-major (attributes × rows)."""
+def prune(view, y, n_classes, tree, settings):
+    """Bottom-up pessimistic pruning of ``tree`` (TreeArrays, changed in place) grown on
+    ``view`` (a GrowView); returns it with the (possibly grown) instance store."""
+    node_int, node_float, empty, dist, inst, store_rows, store_w = tree
+    cf, z = settings.cf, settings.z
     used = store_rows.shape[0]
     stack = [(0, 0)]
     while len(stack) > 0:
@@ -145,8 +146,8 @@ def prune(XT, y, n_classes, nominal, node_int, node_float, empty, dist, inst, st
         start, length = inst[k, 0], inst[k, 1]
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
-        if subtree_raising:
-            errors_branch = _errors_for_branch(XT, y, n_classes, nominal, node_int, node_float,
+        if settings.subtree_raising:
+            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
                                                largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
@@ -175,9 +176,10 @@ def prune(XT, y, n_classes, nominal, node_int, node_float, empty, dist, inst, st
                     if abs(ww.sum()) >= SMALL:
                         empty[j] = False
                     continue
-                child_rows, child_w, share = _route(XT, nominal, node_int, node_float, j, r, ww)
+                child_rows, child_w, share = _route(view, node_int, node_float, j, r, ww)
                 for c in range(node_int[j, NCHILD]):
                     node_float[node_int[j, FIRST] + c, SHARE] = share[c]
                     todo.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
             stack.append((k, 0))
-    return store_rows[:used], store_w[:used]
+    return TreeArrays(node_int, node_float, empty, dist, inst, store_rows[:used],
+                      store_w[:used])

@@ -71,54 +71,92 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 
 
 @njit(cache=True)
-def numeric_split(values, order, local_y, w, n_known, n_classes, node_totals, node_weight,
-                  min_obj, use_mdl, left, right):
-    """Evaluate a numeric attribute at a node in one pass over its sorted known values.
+def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight, settings,
+                  implicit_zero, buffers):
+    """Evaluate a numeric attribute at a node in one pass over its sorted stored entries.
 
-    ``values[:n_known]`` are the node's known values in ascending order and ``order`` the
-    matching instance indices (into ``local_y`` and ``w``); ``left``/``right`` are scratch
-    buffers of length n_classes; ``node_totals`` the node's class weights."""
-    left[:] = 0.0
-    if n_known == order.shape[0]:
+    ``vals`` are the entries' values in ascending order and ``loc`` their instances (indices
+    into ``local_y`` and ``w``; the node has ``m`` instances). The instances without an entry
+    have a missing value, or with ``implicit_zero`` the value 0: in the sorted order the zeros
+    form one block of equal values, which the scan crosses in one step (its class weights are
+    the node's less those of the entries), so that the cost is that of the entries.
+    ``buffers``: (left, right, entry_totals), each of length n_classes."""
+    left, right, entry_totals = buffers
+    c = vals.shape[0]
+    if implicit_zero:
+        n_zero = m - c
+        entry_totals[:] = 0.0
+        for k in range(c):
+            entry_totals[local_y[loc[k]]] += w[loc[k]]
         right[:] = node_totals
+        known = node_weight
+        n_known = m
     else:
-        right[:] = 0.0
-        for k in range(n_known):
-            i = order[k]
-            right[local_y[i]] += w[i]
-    known = 0.0
-    for j in range(n_classes):
-        known += right[j]
-    min_split = min_split_weight(known, n_classes, min_obj)
+        n_zero = 0
+        if c == m:
+            right[:] = node_totals
+        else:
+            right[:] = 0.0
+            for k in range(c):
+                right[local_y[loc[k]]] += w[loc[k]]
+        known = 0.0
+        for j in range(n_classes):
+            known += right[j]
+        n_known = c
+    min_split = min_split_weight(known, n_classes, settings.min_obj)
     if n_known - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
     default_ent = old_ent(right)
-    # entropy terms of the right side that do not change while scanning
+    negatives = 0
+    if n_zero > 0:
+        while negatives < c and vals[negatives] < 0.0:
+            negatives += 1
+    left[:] = 0.0
     best_gain = 0.0
-    split_index = -1
+    best_low = 0.0
+    best_high = 0.0
     best_left_weight = 0.0
+    found = False
     tries = 0
     left_weight = 0.0
-    for k in range(n_known - 1):
-        i = order[k]
-        c = local_y[i]
-        left[c] += w[i]
-        right[c] -= w[i]
-        left_weight += w[i]
-        if values[k] + 1e-5 < values[k + 1]:
+    # elements in sorted order: entries 0..negatives-1, the zero block (if any), the rest
+    n_elements = c + (1 if n_zero > 0 else 0)
+    for e in range(n_elements - 1):
+        # move element e to the left side, then look at the gap to element e + 1
+        if n_zero > 0 and e == negatives:
+            value = 0.0
+            for j in range(n_classes):
+                moved = node_totals[j] - entry_totals[j]
+                left[j] += moved
+                right[j] -= moved
+                left_weight += moved
+        else:
+            k = e if (n_zero == 0 or e < negatives) else e - 1
+            i = loc[k]
+            value = vals[k]
+            left[local_y[i]] += w[i]
+            right[local_y[i]] -= w[i]
+            left_weight += w[i]
+        if n_zero > 0 and e + 1 == negatives:
+            following = 0.0
+        else:
+            following = vals[e + 1 if (n_zero == 0 or e + 1 < negatives) else e]
+        if value + 1e-5 < following:
             right_weight = known - left_weight
             if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
                 gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
                                     node_weight)
                 if gain - best_gain > SMALL:
                     best_gain = gain
-                    split_index = k
+                    best_low = value
+                    best_high = following
                     best_left_weight = left_weight
+                    found = True
                 tries += 1
-    if split_index < 0:  # no cut gained more than 1e-6: invalid whatever MDL says
+    if not found:  # no cut gained more than 1e-6: invalid whatever MDL says
         return False, 0.0, 0.0, 0.0
-    return finish_numeric(best_gain, tries, node_weight, known, use_mdl, values[split_index],
-                          values[split_index + 1], best_left_weight)
+    return finish_numeric(best_gain, tries, node_weight, known, settings.use_mdl, best_low,
+                          best_high, best_left_weight)
 
 
 @njit(cache=True)
@@ -150,32 +188,36 @@ def nominal_split(column, n_values, local_y, n_classes, rows, w, node_weight, mi
 
 
 @njit(cache=True)
-def select_split(XT, local_y, n_classes, nominal, n_values, rows, w, orders, values,
-                 n_known, position, node_totals, min_obj, use_mdl, n_all, scratch):
-    """Choose the node's split; returns (attribute or -1, cut value).
+def select_split(view, sample, local_y, node_totals, position, settings, scratch):
+    """Choose the node's split (C45ModelSelection); returns (attribute or -1, cut value).
 
-    ``XT`` is the training matrix transposed (attributes × rows). ``position[a]`` is the row of
-    numeric attribute a in the node's ``orders``/``values``/``n_known``, or -1 if the attribute
-    is constant at this node (no cut possible here or below) or nominal."""
-    n_attributes = XT.shape[0]
+    ``sample`` holds the node's instances and the sorted entries of its live numeric
+    attributes; ``position[a]`` is the live index of numeric attribute a, or -1 if it is
+    constant at this node (no cut possible here or below) or nominal."""
+    n_attributes = view.XT.shape[0]
+    n_all = view.XT.shape[1]
+    nominal, n_values = view.nominal, view.n_values
+    m = sample.rows.shape[0]
     node_weight = node_totals.sum()
     many_valued_only = True
     for a in range(n_attributes):
         if not nominal[a] or n_values[a] - 0.3 * n_all < -SMALL:
             many_valued_only = False
             break
-    valid, gains, ratios, cuts, left, right, bags = scratch
+    valid, gains, ratios, cuts, buffers, bags = scratch
     average = 0.0
     counted = 0
     for a in range(n_attributes):
         if nominal[a]:
-            ok, g, r, c = nominal_split(XT[a], n_values[a], local_y, n_classes, rows, w,
-                                        node_weight, min_obj, bags)
+            ok, g, r, c = nominal_split(view.XT[a], n_values[a], local_y, node_totals.shape[0],
+                                        sample.rows, sample.w, node_weight, settings.min_obj,
+                                        bags)
         elif position[a] >= 0:
             p = position[a]
-            ok, g, r, c = numeric_split(values[p], orders[p], local_y, w, n_known[p],
-                                        n_classes, node_totals, node_weight, min_obj, use_mdl,
-                                        left, right)
+            lo, hi = sample.ptr[p], sample.ptr[p + 1]
+            ok, g, r, c = numeric_split(sample.vals[lo:hi], sample.loc[lo:hi], local_y,
+                                        sample.w, m, node_totals.shape[0], node_totals,
+                                        node_weight, settings, view.implicit_zero, buffers)
         else:
             ok, g, r, c = False, 0.0, 0.0, 0.0
         valid[a] = ok
@@ -203,8 +245,9 @@ def select_split(XT, local_y, n_classes, nominal, n_values, rows, w, orders, val
 def make_scratch(n_attributes, n_classes, max_values):
     """Buffers for ``select_split``, allocated once per tree."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
-            np.zeros(n_attributes), np.zeros(n_attributes), np.empty(n_classes),
-            np.empty(n_classes), np.empty((max(max_values, 1), n_classes)))
+            np.zeros(n_attributes), np.zeros(n_attributes),
+            (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes)),
+            np.empty((max(max_values, 1), n_classes)))
 
 
 @njit(cache=True)

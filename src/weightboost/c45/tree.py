@@ -15,6 +15,8 @@ routes instances whose split value is missing (§5.5, §5.9).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -22,6 +24,41 @@ from weightboost.c45.criteria import SMALL
 
 ATTR, FIRST, NCHILD = 0, 1, 2
 THRESH, SHARE = 0, 1
+
+
+class TreeArrays(NamedTuple):
+    """A tree while it is grown and pruned: the node arrays above and the flat instance store
+    (``inst[k]`` indexes it)."""
+
+    node_int: np.ndarray
+    node_float: np.ndarray
+    empty: np.ndarray
+    dist: np.ndarray
+    inst: np.ndarray
+    store_rows: np.ndarray
+    store_w: np.ndarray
+
+
+class GrowSettings(NamedTuple):
+    min_obj: float          # J48's minNumObj: the least weight of two branches
+    use_mdl: bool           # release 8's MDL correction of numeric gains
+
+
+class PruneSettings(NamedTuple):
+    cf: float               # J48's confidence factor
+    z: float                # its normal quantile (criteria.z_for_confidence)
+    subtree_raising: bool
+
+
+class NodeSample(NamedTuple):
+    """The training data that reached a node while the tree grows."""
+
+    rows: np.ndarray        # (m,) int32 training rows (fractional copies of a row included)
+    w: np.ndarray           # (m,) their weights
+    ptr: np.ndarray         # (n_live + 1,) int64: live attribute p has entries ptr[p]:ptr[p+1]
+    loc: np.ndarray         # (entries,) int32 instance (index into rows) of each stored entry,
+    vals: np.ndarray        # sorted by value per attribute, and the entries' values
+    slots: np.ndarray       # (n_live,) int64 the numeric slot of each live attribute
 
 
 @njit(cache=True)
