@@ -159,6 +159,21 @@ def make_tiny_config(main_config: dict) -> dict:
     return config
 
 
+@pytest.fixture(scope="session")
+def tiny_config(main_config) -> dict:
+    return make_tiny_config(main_config)
+
+
+@pytest.fixture(scope="session")
+def tiny_run(tmp_path_factory, tiny_config):
+    """One finished run of the tiny config, shared by every module (read it, do not change it):
+    the reference that other runs of the same config are compared with."""
+    workdir = tmp_path_factory.mktemp("tiny")
+    result = run_snakemake(workdir, tiny_config, "experiments")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return workdir, tiny_config
+
+
 def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = None,
                   timeout: float = 600):
     """Run the project's Snakefile in ``workdir`` with ``config`` on 2 cores (under an executor:

@@ -1,6 +1,7 @@
 """The SLURM profile on a real (one-node) SLURM: jobs are submitted, batched and tracked through
 profiles/slurm, and give the same tables as a local run (README, "On a cluster")."""
 
+import copy
 import importlib.util
 import os
 import re
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, make_tiny_config, run_snakemake
+from conftest import ROOT, run_snakemake
 from slurm_cluster import SYSTEM_CONF, OneNodeSlurm, missing_programs
 
 pytestmark = pytest.mark.cluster
@@ -40,9 +41,9 @@ def cluster(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def runs(cluster, tmp_path_factory, main_config):
+def runs(cluster, tmp_path_factory, tiny_config):
     # smaller still than the tiny config: four UCI cells (one submission) and one Reuters cell
-    config = make_tiny_config(main_config)
+    config = copy.deepcopy(tiny_config)
     config["experiment"] = {**config["experiment"], "datasets": ["ionosphere", "pima"],
                             "noise_levels": [0.0], "algorithms": ["C4.5", "AdaBoost"]}
     config["reuters_study"] = {**config["reuters_study"], "algorithms": ["C4.5"],

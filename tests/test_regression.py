@@ -63,7 +63,6 @@ def test_ci_profile_matches_the_golden_tables(tmp_path):
 
 
 # -- determinism and resume on the tiny config of test_workflow_experiments ----------------------
-from test_workflow_experiments import tiny_config  # noqa: E402,F401 - a shared fixture
 
 TABLE_NAMES = ["uci_folds.csv", "uci_summary.csv", "reuters_f1.csv", "reuters_curves.csv"]
 
@@ -74,12 +73,12 @@ def deterministic_bytes(path):
                                if c in frame.columns]).to_csv(index=False)
 
 
-def test_two_runs_give_byte_identical_tables(tmp_path, tiny_config):
-    for name in ("a", "b"):
-        result = run_snakemake(tmp_path / name, tiny_config, "experiments")
-        assert result.returncode == 0, result.stderr[-3000:]
+def test_two_runs_give_byte_identical_tables(tmp_path, tiny_run):
+    reference, tiny_config = tiny_run
+    result = run_snakemake(tmp_path / "b", tiny_config, "experiments")
+    assert result.returncode == 0, result.stderr[-3000:]
     for table_name in TABLE_NAMES:
-        a = tmp_path / "a" / "results" / table_name
+        a = reference / "results" / table_name
         b = tmp_path / "b" / "results" / table_name
         if table_name == "uci_folds.csv":
             assert deterministic_bytes(a) == deterministic_bytes(b)
@@ -87,9 +86,8 @@ def test_two_runs_give_byte_identical_tables(tmp_path, tiny_config):
             assert a.read_bytes() == b.read_bytes(), table_name
 
 
-def test_run_killed_part_way_resumes_to_the_same_tables(tmp_path, tiny_config):
-    reference = tmp_path / "reference"
-    assert run_snakemake(reference, tiny_config, "experiments").returncode == 0
+def test_run_killed_part_way_resumes_to_the_same_tables(tmp_path, tiny_run):
+    reference, tiny_config = tiny_run
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / "test-config.yaml").write_text(__import__("yaml").safe_dump(tiny_config))

@@ -4,24 +4,8 @@ import copy
 import re
 
 import pandas as pd
-import pytest
 
-from conftest import make_tiny_config, run_snakemake
-
-
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory, request):
-    """One finished run of a tiny config (shared by the tests of this module)."""
-    config = request.getfixturevalue("tiny_config")
-    workdir = tmp_path_factory.mktemp("tiny")
-    result = run_snakemake(workdir, config, "experiments")
-    assert result.returncode == 0, result.stderr[-4000:]
-    return workdir, config
-
-
-@pytest.fixture(scope="module")
-def tiny_config(main_config):
-    return make_tiny_config(main_config)
+from conftest import run_snakemake
 
 
 def test_tiny_config_produces_every_table(tiny_run):
