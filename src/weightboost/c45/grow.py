@@ -26,9 +26,11 @@ from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample
 
 
 @njit(cache=True)
-def live_attributes(view, sample, m, slot_attr, position):
-    """Mark the live numeric attributes of a node (``position[a]`` = live index, else -1);
-    returns the mask over the node's attributes and their number. ``slot_attr``: the
+def live_attributes(view, sample, m, slot_attr, nominal_attrs, position):
+    """The numeric attributes still live at a node (two stored values more than 1e-5 apart, or
+    for sparse input one non-zero and one zero), marked in ``position`` (live index, else -1);
+    returns their mask over the node's slots, their number, and the node's candidate
+    attributes (the nominal ones and the live numeric ones, ascending). ``slot_attr``: the
     attribute of each numeric slot."""
     position[:] = -1
     n_slots = sample.slots.shape[0]
@@ -37,7 +39,7 @@ def live_attributes(view, sample, m, slot_attr, position):
     for p in range(n_slots):
         lo, hi = sample.ptr[p], sample.ptr[p + 1]
         c = hi - lo
-        if view.implicit_zero:  # the zeros are a value: one entry and one zero may be cut
+        if view.implicit_zero:
             ok = c >= 1 and (c < m or sample.vals[lo] + 1e-5 < sample.vals[hi - 1])
         else:
             ok = c >= 2 and sample.vals[lo] + 1e-5 < sample.vals[hi - 1]
@@ -45,7 +47,16 @@ def live_attributes(view, sample, m, slot_attr, position):
             live[p] = True
             position[slot_attr[sample.slots[p]]] = p
             n_live += 1
-    return live, n_live
+    candidates = np.empty(nominal_attrs.shape[0] + n_live, dtype=np.int64)
+    candidates[:nominal_attrs.shape[0]] = nominal_attrs
+    q = nominal_attrs.shape[0]
+    for p in range(n_slots):
+        if live[p]:
+            candidates[q] = slot_attr[sample.slots[p]]
+            q += 1
+    if nominal_attrs.shape[0] > 0:
+        candidates.sort()
+    return live, n_live, candidates
 
 
 @njit(cache=True)
@@ -66,11 +77,19 @@ def branches(view, sample, a, p, threshold):
 
 
 @njit(cache=True)
-def split_entries(sample, live, n_live, branch, local, n_branches):
+def split_entries(sample, live, n_live, branch, local, child_sizes):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
-    instance whose split value is missing goes to every child that received the instance."""
+    instance whose split value is missing goes to every child that received the instance.
+    One pass, into buffers sized by a bound: a child of r instances gets at most one entry per
+    instance and live attribute, and at most all the parent's entries."""
+    n_branches = child_sizes.shape[0]
+    size = sample.ptr[-1]
+    bound = np.minimum(size, n_live * child_sizes)
     child_ptr = [np.zeros(n_live + 1, dtype=np.int64) for b in range(n_branches)]
+    child_loc = [np.empty(bound[b], dtype=np.int32) for b in range(n_branches)]
+    child_vals = [np.empty(bound[b]) for b in range(n_branches)]
     live_slots = np.empty(n_live, dtype=np.int64)
+    fill = np.zeros(n_branches, dtype=np.int64)
     s = 0
     for p in range(sample.slots.shape[0]):
         if not live[p]:
@@ -78,23 +97,8 @@ def split_entries(sample, live, n_live, branch, local, n_branches):
         live_slots[s] = sample.slots[p]
         for k in range(sample.ptr[p], sample.ptr[p + 1]):
             i = sample.loc[k]
-            for b in range(n_branches):
-                if local[i, b] >= 0:
-                    child_ptr[b][s + 1] += 1
-        s += 1
-    for b in range(n_branches):
-        for s in range(n_live):
-            child_ptr[b][s + 1] += child_ptr[b][s]
-    child_loc = [np.empty(child_ptr[b][n_live], dtype=np.int32) for b in range(n_branches)]
-    child_vals = [np.empty(child_ptr[b][n_live]) for b in range(n_branches)]
-    fill = np.zeros(n_branches, dtype=np.int64)
-    for p in range(sample.slots.shape[0]):
-        if not live[p]:
-            continue
-        for k in range(sample.ptr[p], sample.ptr[p + 1]):
-            i = sample.loc[k]
-            if branch[i] >= 0:
-                b = branch[i]
+            b = branch[i]
+            if b >= 0:
                 child_loc[b][fill[b]] = local[i, b]
                 child_vals[b][fill[b]] = sample.vals[k]
                 fill[b] += 1
@@ -104,6 +108,15 @@ def split_entries(sample, live, n_live, branch, local, n_branches):
                         child_loc[b][fill[b]] = local[i, b]
                         child_vals[b][fill[b]] = sample.vals[k]
                         fill[b] += 1
+        s += 1
+        for b in range(n_branches):
+            child_ptr[b][s] = fill[b]
+    for b in range(n_branches):
+        # buffers filled to less than half are copied to their size, so that pending nodes
+        # hold at most twice their entries
+        if 2 * fill[b] < bound[b]:
+            child_loc[b] = child_loc[b][:fill[b]].copy()
+            child_vals[b] = child_vals[b][:fill[b]].copy()
     return child_ptr, child_loc, child_vals, live_slots
 
 
@@ -126,6 +139,7 @@ def grow(view, y, n_classes, w_root, settings):
     for a in range(n_attributes):
         if view.num_slot[a] >= 0:
             slot_attr[view.num_slot[a]] = a
+    nominal_attrs = np.flatnonzero(view.nominal).astype(np.int64)
     while len(stack) > 0:
         node, sample = stack.pop()
         m = sample.rows.shape[0]
@@ -133,10 +147,12 @@ def grow(view, y, n_classes, w_root, settings):
             node, y, sample.rows, sample.w, n_classes, node_int, empty, dist, inst, store_rows,
             store_w, used)
         total = totals.sum()
-        live, n_live = live_attributes(view, sample, m, slot_attr, position)
+        live, n_live, candidates = live_attributes(view, sample, m, slot_attr, nominal_attrs,
+                                                   position)
         if total - 2.0 * settings.min_obj < -SMALL or abs(total - totals.max()) < SMALL:
             continue
-        a, cut = select_split(view, sample, local_y, totals, position, settings, scratch)
+        a, cut = select_split(view, sample, local_y, totals, candidates, position, settings,
+                              scratch)
         if a < 0:
             continue
         if view.nominal[a]:
@@ -153,8 +169,9 @@ def grow(view, y, n_classes, w_root, settings):
                 known_weight[branch[i]] += sample.w[i]
         share = known_weight / known_weight.sum()
         child_rows, child_w, local = partition(sample.rows, sample.w, branch, share, n_branches)
+        child_sizes = np.array([r.shape[0] for r in child_rows], dtype=np.int64)
         child_ptr, child_loc, child_vals, live_slots = split_entries(sample, live, n_live,
-                                                                     branch, local, n_branches)
+                                                                     branch, local, child_sizes)
         first = n_nodes
         n_nodes += n_branches
         node_int, node_float, empty, dist, inst = grow_nodes(node_int, node_float, empty, dist,

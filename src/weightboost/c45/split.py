@@ -51,6 +51,24 @@ def two_way_gain(left, right, left_weight, right_weight, default_ent, known, nod
 
 
 @njit(cache=True, inline="always")
+def consider_cut(value, following, left, right, left_weight, known, min_split, default_ent,
+                 node_weight, best):
+    """A candidate cut between two sorted values more than 1e-5 apart: if it leaves at least
+    minSplit on each side, it is counted in ``tries`` and kept if its gain beats the best by
+    more than 1e-6 (the first of equal cuts wins). ``best`` = (gain, low value, high value,
+    left weight, found, tries)."""
+    right_weight = known - left_weight
+    if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
+        best_gain, low, high, best_left, found, tries = best
+        gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
+                            node_weight)
+        if gain - best_gain > SMALL:
+            return gain, value, following, left_weight, True, tries + 1
+        return best_gain, low, high, best_left, found, tries + 1
+    return best
+
+
+@njit(cache=True, inline="always")
 def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, left_weight):
     """MDL correction, the midpoint cut and the gain ratio of the best numeric cut found
     between the values ``low`` and ``high``; returns (valid, gain, gain ratio, cut)."""
@@ -107,52 +125,45 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     if n_known - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
     default_ent = old_ent(right)
-    negatives = 0
-    if n_zero > 0:
-        while negatives < c and vals[negatives] < 0.0:
-            negatives += 1
     left[:] = 0.0
-    best_gain = 0.0
-    best_low = 0.0
-    best_high = 0.0
-    best_left_weight = 0.0
-    found = False
-    tries = 0
     left_weight = 0.0
-    # elements in sorted order: entries 0..negatives-1, the zero block (if any), the rest
-    n_elements = c + (1 if n_zero > 0 else 0)
-    for e in range(n_elements - 1):
-        # move element e to the left side, then look at the gap to element e + 1
-        if n_zero > 0 and e == negatives:
-            value = 0.0
-            for j in range(n_classes):
-                moved = node_totals[j] - entry_totals[j]
-                left[j] += moved
-                right[j] -= moved
-                left_weight += moved
-        else:
-            k = e if (n_zero == 0 or e < negatives) else e - 1
+    best = (0.0, 0.0, 0.0, 0.0, False, 0)
+    if n_zero == 0:
+        # every instance has an entry: move entry k left, then look at the gap to entry k + 1
+        for k in range(c - 1):
             i = loc[k]
-            value = vals[k]
             left[local_y[i]] += w[i]
             right[local_y[i]] -= w[i]
             left_weight += w[i]
-        if n_zero > 0 and e + 1 == negatives:
-            following = 0.0
-        else:
-            following = vals[e + 1 if (n_zero == 0 or e + 1 < negatives) else e]
-        if value + 1e-5 < following:
-            right_weight = known - left_weight
-            if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
-                                    node_weight)
-                if gain - best_gain > SMALL:
-                    best_gain = gain
-                    best_low = value
-                    best_high = following
-                    best_left_weight = left_weight
-                    found = True
-                tries += 1
+            if vals[k] + 1e-5 < vals[k + 1]:
+                best = consider_cut(vals[k], vals[k + 1], left, right, left_weight, known,
+                                    min_split, default_ent, node_weight, best)
+    else:
+        # elements in sorted order: entries below 0, the zero block, the entries above 0
+        negatives = 0
+        while negatives < c and vals[negatives] < 0.0:
+            negatives += 1
+        for e in range(c):
+            # move element e to the left side, then look at the gap to element e + 1
+            if e == negatives:
+                value = 0.0
+                for j in range(n_classes):
+                    moved = node_totals[j] - entry_totals[j]
+                    left[j] += moved
+                    right[j] -= moved
+                    left_weight += moved
+            else:
+                k = e if e < negatives else e - 1
+                i = loc[k]
+                value = vals[k]
+                left[local_y[i]] += w[i]
+                right[local_y[i]] -= w[i]
+                left_weight += w[i]
+            following = 0.0 if e + 1 == negatives else vals[e + 1 if e + 1 < negatives else e]
+            if value + 1e-5 < following:
+                best = consider_cut(value, following, left, right, left_weight, known,
+                                    min_split, default_ent, node_weight, best)
+    best_gain, best_low, best_high, best_left_weight, found, tries = best
     if not found:  # no cut gained more than 1e-6: invalid whatever MDL says
         return False, 0.0, 0.0, 0.0
     return finish_numeric(best_gain, tries, node_weight, known, settings.use_mdl, best_low,
@@ -188,42 +199,41 @@ def nominal_split(column, n_values, local_y, n_classes, rows, w, node_weight, mi
 
 
 @njit(cache=True)
-def select_split(view, sample, local_y, node_totals, position, settings, scratch):
+def select_split(view, sample, local_y, node_totals, candidates, position, settings, scratch):
     """Choose the node's split (C45ModelSelection); returns (attribute or -1, cut value).
 
-    ``sample`` holds the node's instances and the sorted entries of its live numeric
-    attributes; ``position[a]`` is the live index of numeric attribute a, or -1 if it is
-    constant at this node (no cut possible here or below) or nominal."""
-    n_attributes = view.XT.shape[0]
+    ``candidates`` are the attributes that may split here, ascending: the nominal ones and the
+    numeric ones still live (the others cannot give a valid split); ``sample`` holds the node's
+    instances and the sorted entries of its live numeric attributes, attribute a's at live
+    index ``position[a]``."""
     n_all = view.XT.shape[1]
     nominal, n_values = view.nominal, view.n_values
     m = sample.rows.shape[0]
     node_weight = node_totals.sum()
     many_valued_only = True
-    for a in range(n_attributes):
+    for a in range(nominal.shape[0]):
         if not nominal[a] or n_values[a] - 0.3 * n_all < -SMALL:
             many_valued_only = False
             break
     valid, gains, ratios, cuts, buffers, bags = scratch
     average = 0.0
     counted = 0
-    for a in range(n_attributes):
+    for q in range(candidates.shape[0]):
+        a = candidates[q]
         if nominal[a]:
             ok, g, r, c = nominal_split(view.XT[a], n_values[a], local_y, node_totals.shape[0],
                                         sample.rows, sample.w, node_weight, settings.min_obj,
                                         bags)
-        elif position[a] >= 0:
+        else:
             p = position[a]
             lo, hi = sample.ptr[p], sample.ptr[p + 1]
             ok, g, r, c = numeric_split(sample.vals[lo:hi], sample.loc[lo:hi], local_y,
                                         sample.w, m, node_totals.shape[0], node_totals,
                                         node_weight, settings, view.implicit_zero, buffers)
-        else:
-            ok, g, r, c = False, 0.0, 0.0, 0.0
-        valid[a] = ok
-        gains[a] = g
-        ratios[a] = r
-        cuts[a] = c
+        valid[q] = ok
+        gains[q] = g
+        ratios[q] = r
+        cuts[q] = c
         if ok and (not nominal[a] or many_valued_only or n_values[a] - 0.3 * n_all < -SMALL):
             average += g
             counted += 1
@@ -232,13 +242,13 @@ def select_split(view, sample, local_y, node_totals, position, settings, scratch
     average /= counted
     best = -1
     best_ratio = 0.0
-    for a in range(n_attributes):
-        if valid[a] and gains[a] >= average - 1e-3 and ratios[a] - best_ratio > SMALL:
-            best = a
-            best_ratio = ratios[a]
+    for q in range(candidates.shape[0]):
+        if valid[q] and gains[q] >= average - 1e-3 and ratios[q] - best_ratio > SMALL:
+            best = q
+            best_ratio = ratios[q]
     if abs(best_ratio) < SMALL:
         return -1, 0.0
-    return best, cuts[best]
+    return candidates[best], cuts[best]
 
 
 @njit(cache=True)
