@@ -22,7 +22,7 @@ def test_take_rows_is_prepare_of_the_drawn_rows():
     rows = np.sort(rng.integers(0, 80, size=80))
     drawn, direct = take_rows(data, rows), prepare(X[rows], nominal_features=[3])
     np.testing.assert_array_equal(drawn.X, direct.X)
-    for field in ("num_slot", "ptr", "rows", "vals", "thr_ptr", "thr_vals", "implicit_zero"):
+    for field in ("num_slot", "ptr", "rows", "vals", "implicit_zero"):
         np.testing.assert_array_equal(getattr(drawn.view, field), getattr(direct.view, field))
     y = rng.integers(0, 2, size=80)[rows]
     a, b = C45().fit(drawn, y), C45(nominal_features=[3]).fit(X[rows], y)

@@ -1,4 +1,5 @@
-"""The sparse path grows exactly the tree of the dense path (one grower, weightboost.c45.grow)."""
+"""The sparse path grows exactly the tree of the dense path (one grower, weightboost.c45.grow),
+and an attribute grows the same tree whether its zeros are stored or not."""
 
 import numpy as np
 import pytest
@@ -51,6 +52,42 @@ def test_sparse_view_stores_only_the_non_zeros():
 
     X, _, _ = sparse_data(5)
     view = prepare(sp.csr_matrix(X)).view
-    assert view.implicit_zero and len(view.vals) == np.count_nonzero(X)
-    dense_view = prepare(X).view
-    assert not dense_view.implicit_zero and len(dense_view.vals) == X.size
+    assert view.implicit_zero.all() and len(view.vals) == np.count_nonzero(X)
+
+
+def test_dense_input_stores_zero_heavy_attributes_sparsely():
+    # a dense attribute without missing values and at least half zeros stores its non-zeros;
+    # one with a missing value, or mostly non-zero, stores every known value
+    from weightboost.c45.data import prepare
+
+    X, _, _ = sparse_data(6, d=4)
+    X[:, 1] += 5.0                      # mostly non-zero
+    X[0, 2] = np.nan                    # zero heavy, but with a missing value
+    view = prepare(X).view
+    np.testing.assert_array_equal(view.implicit_zero, [True, False, False, True])
+    np.testing.assert_array_equal(np.diff(view.ptr), [np.count_nonzero(X[:, 0]), len(X),
+                                                      len(X) - 1, np.count_nonzero(X[:, 3])])
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_storing_zeros_or_not_grows_the_same_tree(seed):
+    # the same dense data with every attribute storing its known values, or its non-zeros
+    import dataclasses
+
+    from weightboost.c45.data import _dense_view, prepare, take_rows
+
+    X, y, w = sparse_data(seed, nonnegative=seed % 2 == 0)
+    implicit = prepare(X)
+    assert implicit.view.implicit_zero.all()
+    explicit = dataclasses.replace(implicit, view=_dense_view(
+        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(X.shape[1], dtype=bool)))
+    assert len(explicit.view.vals) == X.size > 2 * len(implicit.view.vals)
+    rows = np.sort(np.random.default_rng(seed).integers(0, len(y), size=len(y)))
+    for a, b, ya, wa in [(implicit, explicit, y, w),
+                         (take_rows(implicit, rows), take_rows(explicit, rows), y[rows], None)]:
+        ta = C45().fit(a, ya, sample_weight=wa).tree_
+        tb = C45().fit(b, ya, sample_weight=wa).tree_
+        assert ta.node_count > 10
+        np.testing.assert_array_equal(ta.node_int, tb.node_int)
+        np.testing.assert_array_equal(ta.node_float, tb.node_float)
+        np.testing.assert_allclose(ta.dist, tb.dist, atol=1e-9)

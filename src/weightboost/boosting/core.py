@@ -43,6 +43,16 @@ def _take(data, rows):
     return data[rows]
 
 
+def _unfitted_copies(base):
+    """A factory of unfitted copies of ``base``: ``clone`` in general; for C4.5, whose
+    parameters are plain values, the constructor called with them (a round's tree is then
+    not slowed by scikit-learn's signature inspection)."""
+    if type(base) is C45:
+        params = base.get_params(deep=False)
+        return lambda: C45(**params)
+    return lambda: clone(base)
+
+
 SAMPLING = ("reweight", "resample")
 ON_DEGENERATE = ("stop", "restart")
 MAX_DRAWS = 10          # resampling: draws per round while the tree fits every point (Weka)
@@ -135,7 +145,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64,
                            ensure_all_finite="allow-nan")
 
-    def _fit_tree(self, base, data, signed, p, rng):
+    def _fit_tree(self, new_tree, data, signed, p, rng):
         """One round's tree, its predictions on the training set and its weighted error ε."""
         if rng is None and self._uniform_round is not None and np.all(p == p[0]):
             return self._uniform_round  # reweighting is deterministic: uniform weights again
@@ -143,11 +153,14 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         draws = MAX_DRAWS if rng is not None else 1
         for _ in range(draws):
             if rng is None:
-                tree = clone(base).fit(data, signed, sample_weight=n * p)
+                tree = new_tree().fit(data, signed, sample_weight=n * p)
             else:
                 rows = np.repeat(np.arange(n), rng.multinomial(n, p))
-                tree = clone(base).fit(_take(data, rows), signed[rows])
-            prediction = np.asarray(tree.predict(data), dtype=np.float64)
+                tree = new_tree().fit(_take(data, rows), signed[rows])
+            if isinstance(data, C45Data):
+                prediction = np.asarray(tree._predict_training(data), dtype=np.float64)
+            else:
+                prediction = np.asarray(tree.predict(data), dtype=np.float64)
             correct = prediction == signed
             error = float(p[~correct].sum())
             if error >= ZERO_ERROR:
@@ -177,6 +190,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         signed = np.where(y_index == 1, 1.0, -1.0)
         base = self._base()
         data = prepare(X) if isinstance(base, C45) else X
+        new_tree = _unfitted_copies(base)
         self.n_features_in_ = data.shape[1]
         self._majority = 1.0 if signed.sum() >= 0 else -1.0
         rng = check_random_state(self.random_state) if self.sampling == "resample" else None
@@ -196,7 +210,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             log_w = self._weight_log(signed * relative, relative, state)
             p = np.exp(log_w - log_w.max())
             p /= p.sum()
-            tree, prediction, correct, error = self._fit_tree(base, data, signed, p, rng)
+            tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng)
             perfect = error < ZERO_ERROR
             degenerate = perfect or error >= 0.5 - ZERO_ERROR
             discarded = degenerate and not perfect

@@ -6,11 +6,13 @@ missing), the attribute kinds, and the grower's view of the data (``GrowView``),
 numeric attribute's *stored entries* are sorted by value once. The grower partitions these
 sorted entries down the tree instead of sorting again at each node.
 
-Dense and sparse input differ only in what is not stored: for dense input the stored entries of
-an attribute are its known values and an instance without an entry has a missing value; for
-sparse input they are the non-zeros and an instance without an entry has the value 0 (the
-``implicit_zero`` flag). One grower (``weightboost.c45.grow``) serves both, in time
-proportional to the stored entries.
+What is not stored is decided per numeric attribute (the ``implicit_zero`` flag of its slot):
+either its known values are stored and an instance without an entry has a missing value, or
+only its non-zeros are stored and an instance without an entry has the value 0. Sparse input
+stores every attribute the second way; dense input does so for an attribute without missing
+values whose values are mostly zeros (``zero_heavy``: spambase's word frequencies), where it
+saves most of the work. One grower (``weightboost.c45.grow``) serves both, in time
+proportional to the stored entries, and grows the same tree either way.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ class GrowView(NamedTuple):
     ptr: np.ndarray         # (n_numeric + 1,) int64: slot s holds entries ptr[s]:ptr[s + 1]
     rows: np.ndarray        # (entries,) int32 row of each stored entry, sorted by value per slot
     vals: np.ndarray        # (entries,) float64 the entries' values
-    thr_ptr: np.ndarray     # (n_numeric + 1,) int64 and
-    thr_vals: np.ndarray    # every training value of slot s, sorted (for the threshold move)
-    implicit_zero: bool     # unstored entries are zeros (sparse input), else missing values
+    implicit_zero: np.ndarray  # (n_numeric,) bool: slot s stores its non-zeros only (an
+                               # instance without an entry has the value 0), else its known
+                               # values (an instance without an entry has a missing value)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,9 @@ class C45Data:
 
     @property
     def is_sparse(self) -> bool:
-        return bool(self.view.implicit_zero)
+        """Every attribute stores its non-zeros only (sparse input)."""
+        return bool(self.view.implicit_zero.size and self.view.implicit_zero.all()
+                    and not self.nominal.any())
 
     @property
     def shape(self):
@@ -138,43 +142,52 @@ def prepare_sparse(X) -> C45Data:
     n, d = csc.shape
     col_rows = np.empty(csc.nnz, dtype=np.int32)
     col_vals = np.empty(csc.nnz)
-    thr_parts = []
     for j in range(d):
         lo, hi = csc.indptr[j], csc.indptr[j + 1]
         order = np.argsort(csc.data[lo:hi], kind="stable")
         col_rows[lo:hi] = csc.indices[lo:hi][order]
         col_vals[lo:hi] = csc.data[lo:hi][order]
-        values = col_vals[lo:hi]
-        if hi - lo < n:
-            values = np.concatenate([values, [0.0]])
-        thr_parts.append(np.unique(values))
-    thr_ptr = np.zeros(d + 1, dtype=np.int64)
-    thr_ptr[1:] = np.cumsum([len(p) for p in thr_parts])
-    thr_vals = np.concatenate(thr_parts) if thr_parts else np.empty(0)
     dense = csc.toarray(order="C")
     XT = np.ascontiguousarray(dense.T)
     nominal, n_values = np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64)
-    view = GrowView(XT, nominal, n_values, np.arange(d, dtype=np.int64),
-                    csc.indptr.astype(np.int64), col_rows, col_vals, thr_ptr, thr_vals, True)
+    view = _view(XT, nominal, n_values, np.arange(d, dtype=np.int64),
+                 csc.indptr.astype(np.int64), col_rows, col_vals, np.ones(d, dtype=bool))
     return C45Data(dense, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
 
 
-def _dense_view(XT, nominal, n_values) -> GrowView:
-    """Every numeric attribute's known values sorted (stable: ties keep row order); the sorted
-    known values double as the threshold table."""
+def zero_heavy(values: np.ndarray) -> np.ndarray:
+    """Which attributes (rows of ``values``, (n_numeric, n)) dense input stores sparsely: no
+    missing value, and at least half of the values are zeros (then the non-zeros are less
+    than half the entries, and the zero block is crossed in one step)."""
+    return ~np.isnan(values).any(axis=1) & (2 * (values == 0.0).sum(axis=1) >= values.shape[1])
+
+
+def _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero) -> GrowView:
+    return GrowView(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
+
+
+def _dense_view(XT, nominal, n_values, implicit_zero=None) -> GrowView:
+    """Every numeric attribute's stored entries sorted (stable: ties keep row order): its
+    known values, or its non-zeros if it is ``zero_heavy`` (or flagged in ``implicit_zero``,
+    one flag per numeric attribute)."""
     numeric = np.flatnonzero(~nominal)
     num_slot = np.full(XT.shape[0], -1, dtype=np.int64)
     num_slot[numeric] = np.arange(len(numeric))
     values = XT[numeric]                                   # (n_numeric, n)
+    if implicit_zero is None:
+        implicit_zero = zero_heavy(values)
     orders = np.argsort(values, axis=1, kind="stable")     # NaN sorts last
-    n_known = (~np.isnan(values)).sum(axis=1)
+    parts = []
+    for s in range(len(numeric)):
+        order = orders[s, :np.count_nonzero(~np.isnan(values[s]))]
+        parts.append(order[values[s, order] != 0.0] if implicit_zero[s] else order)
     ptr = np.zeros(len(numeric) + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum(n_known)
-    rows = np.concatenate([orders[s, :n_known[s]] for s in range(len(numeric))]
-                          ).astype(np.int32) if len(numeric) else np.empty(0, dtype=np.int32)
-    vals = np.ascontiguousarray(values[np.repeat(np.arange(len(numeric)), n_known), rows]
+    ptr[1:] = np.cumsum([len(p) for p in parts])
+    rows = (np.concatenate(parts).astype(np.int32) if len(numeric)
+            else np.empty(0, dtype=np.int32))
+    vals = np.ascontiguousarray(values[np.repeat(np.arange(len(numeric)), np.diff(ptr)), rows]
                                 ) if len(numeric) else np.empty(0)
-    return GrowView(XT, nominal, n_values, num_slot, ptr, rows, vals, ptr, vals, False)
+    return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
 
 
 def prepare(X, nominal_features=None) -> C45Data:
@@ -223,16 +236,14 @@ def encode_like(data: Encoding, X) -> np.ndarray:
 
 def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
     """The prepared data of the rows ``rows`` (ascending, repeats allowed: a bootstrap draw),
-    as ``prepare`` would give for ``data.X[rows]``, without sorting again.
+    as ``prepare`` would give for ``data.X[rows]``, without sorting again. Each attribute
+    keeps the way ``data`` stores it (``implicit_zero``), which gives the same tree.
 
     Copies of a row are consecutive in the new data, so the stable sort of the new data is
     the old order with every row expanded into its copies."""
     rows = np.asarray(rows, dtype=np.int64)
     if np.any(np.diff(rows) < 0):
         raise ValueError("take_rows needs the rows in ascending order")
-    if data.is_sparse:
-        import scipy.sparse as sp
-        return prepare_sparse(sp.csr_matrix(data.X[rows]))
     view = data.view
     counts = np.bincount(rows, minlength=data.X.shape[0])
     start = np.cumsum(counts) - counts                 # first new index of each old row
@@ -244,5 +255,5 @@ def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
     X = np.ascontiguousarray(data.X[rows])
     XT = np.ascontiguousarray(X.T)
     return C45Data(X, XT, data.nominal, data.n_values, data.categories, data.columns,
-                   GrowView(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
-                            new_vals, ptr, new_vals, False))
+                   _view(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
+                         new_vals, view.implicit_zero))

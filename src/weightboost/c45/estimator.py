@@ -112,7 +112,9 @@ class C45(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                              "y is None")
-        y = column_or_1d(y, warn=True)
+        y = np.asarray(y)
+        if y.ndim != 1 or not prepared:  # boosting passes its checked 1-d labels as they are
+            y = column_or_1d(y, warn=True)
         if y.shape[0] != data.X.shape[0]:
             raise ValueError(f"X has {data.X.shape[0]} rows but y has {y.shape[0]} labels")
         if not prepared:  # prepared input comes from boosting: labels were checked there
@@ -169,7 +171,9 @@ class C45(ClassifierMixin, BaseEstimator):
         return EncodedRows(self._encode_predict(X))
 
     def predict_proba(self, X):
-        matrix = self._encode_predict(X)
+        return self._proba(self._encode_predict(X))
+
+    def _proba(self, matrix):
         t = self.tree_
         proba = predict_distribution(matrix, self._nominal, t.node_int, t.node_float, t.empty,
                                      t.dist)
@@ -180,6 +184,11 @@ class C45(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         proba = self.predict_proba(X)  # first: it checks that the model is fitted
         return self.classes_[np.argmax(proba, axis=1)]
+
+    def _predict_training(self, data: C45Data):
+        """``predict`` on the prepared data the tree was just fitted to (or drawn from), without
+        the checks and encoding that such rows do not need: boosting's every round."""
+        return self.classes_[np.argmax(self._proba(data.X), axis=1)]
 
     def apply(self, X):
         """Index of the leaf each sample reaches (at a missing value: the heaviest branch)."""

@@ -7,8 +7,9 @@ apart, so perhaps cut here or below), its stored entries sorted by value
 (``weightboost.c45.data.GrowView``). The entries come from one sort of the whole training set
 and are *partitioned* down the tree, never re-sorted: a child's entries are its parent's,
 filtered to the child's instances, in the same order. What is not stored is a missing value
-(dense input) or a zero (sparse input); the split evaluation (``split.numeric_split``) and the
-routing below are written once for both, and cost time proportional to the stored entries.
+or, in an attribute that stores its non-zeros only, a zero; the split evaluation
+(``split.numeric_split``) and the routing below are written once for both, and cost time
+proportional to the stored entries.
 
 Missing split values make fractional instances (docs/algorithms.md §5.5): the instance goes to
 every branch whose share exceeds 1e-6, with its weight times that share.
@@ -28,8 +29,8 @@ from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample
 @njit(cache=True)
 def live_attributes(view, sample, m, slot_attr, nominal_attrs, position):
     """The numeric attributes still live at a node (two stored values more than 1e-5 apart, or
-    for sparse input one non-zero and one zero), marked in ``position`` (live index, else -1);
-    returns their mask over the node's slots, their number, and the node's candidate
+    in an attribute storing its non-zeros only, one non-zero and one zero), marked in
+    ``position`` (live index, else -1); returns their mask over the node's slots, their number, and the node's candidate
     attributes (the nominal ones and the live numeric ones, ascending). ``slot_attr``: the
     attribute of each numeric slot."""
     position[:] = -1
@@ -39,7 +40,7 @@ def live_attributes(view, sample, m, slot_attr, nominal_attrs, position):
     for p in range(n_slots):
         lo, hi = sample.ptr[p], sample.ptr[p + 1]
         c = hi - lo
-        if view.implicit_zero:
+        if view.implicit_zero[sample.slots[p]]:
             ok = c >= 1 and (c < m or sample.vals[lo] + 1e-5 < sample.vals[hi - 1])
         else:
             ok = c >= 2 and sample.vals[lo] + 1e-5 < sample.vals[hi - 1]
@@ -70,7 +71,8 @@ def branches(view, sample, a, p, threshold):
             value = view.XT[a, sample.rows[i]]
             branch[i] = -1 if np.isnan(value) else int(value)
         return branch
-    branch[:] = (0 if 0.0 <= threshold else 1) if view.implicit_zero else -1
+    implicit = view.implicit_zero[sample.slots[p]]
+    branch[:] = (0 if 0.0 <= threshold else 1) if implicit else -1
     for k in range(sample.ptr[p], sample.ptr[p + 1]):
         branch[sample.loc[k]] = 0 if sample.vals[k] <= threshold else 1
     return branch
@@ -161,7 +163,8 @@ def grow(view, y, n_classes, w_root, settings):
         else:
             n_branches = 2
             s = view.num_slot[a]
-            threshold = move_threshold(cut, view.thr_vals[view.thr_ptr[s]:view.thr_ptr[s + 1]])
+            stored = view.vals[view.ptr[s]:view.ptr[s + 1]]
+            threshold = move_threshold(cut, stored, view.implicit_zero[s] and stored.shape[0] < n)
         branch = branches(view, sample, a, position[a], threshold)
         known_weight = np.zeros(n_branches)
         for i in range(m):

@@ -229,7 +229,8 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             lo, hi = sample.ptr[p], sample.ptr[p + 1]
             ok, g, r, c = numeric_split(sample.vals[lo:hi], sample.loc[lo:hi], local_y,
                                         sample.w, m, node_totals.shape[0], node_totals,
-                                        node_weight, settings, view.implicit_zero, buffers)
+                                        node_weight, settings,
+                                        view.implicit_zero[view.num_slot[a]], buffers)
         valid[q] = ok
         gains[q] = g
         ratios[q] = r
@@ -261,9 +262,13 @@ def make_scratch(n_attributes, n_classes, max_values):
 
 
 @njit(cache=True)
-def move_threshold(cut, all_sorted_values):
-    """Release 8 moves the cut to the largest training value <= cut (docs/algorithms.md §5.3)."""
-    k = np.searchsorted(all_sorted_values, cut + SMALL, side="left") - 1
+def move_threshold(cut, stored, zero_unstored):
+    """Release 8 moves the cut to the largest training value <= cut (docs/algorithms.md §5.3):
+    the largest of the attribute's sorted stored values, and 0 if ``zero_unstored`` (some
+    training instance has the value 0 but no entry), within 1e-6."""
+    k = np.searchsorted(stored, cut + SMALL, side="left") - 1
+    if zero_unstored and 0.0 < cut + SMALL and (k < 0 or stored[k] < 0.0):
+        return 0.0
     if k < 0:
         return cut
-    return all_sorted_values[k]
+    return stored[k]
