@@ -63,7 +63,22 @@ def test_sweeps_expand_into_one_reading_per_value(main_config):
     assert names == ["primary", "resample", "constant_mean", "beta=0", "beta=0.5"]
 
 
+def test_run_selects_readings_and_sweeps_for_a_staged_study(main_config):
+    # a stage runs a subset; the cells it shares with the full study are the same cells
+    full = plan(study_config(main_config))
+    staged = plan(study_config(main_config, run=["primary", "beta"]))
+    assert list(dict.fromkeys(staged.reading)) == ["primary", "beta=0", "beta=0.5"]
+    assert set(staged.cell) < set(full.cell)
+    one = plan(study_config(main_config, run=["primary", "beta=0"]))
+    assert list(dict.fromkeys(one.reading)) == ["primary", "beta=0"]
+    assert list(readings(study_config(main_config, run=["primary"])["sensitivity"],
+                         selected=False)) == ["primary", "resample", "constant_mean", "beta=0",
+                                              "beta=0.5"]
+
+
 @pytest.mark.parametrize("study, words", [
+    ({"run": ["primary", "resampel"]}, ["sensitivity.run", "resampel"]),
+    ({"run": ["resample"]}, ["primary"]),
     ({"readings": {"primary": {}, "bad": {"params": {"gamma": 1}}}}, ["bad", "gamma"]),
     ({"readings": {"primary": {}, "bad": {"params": {"beta": -1}}}}, ["beta", ">= 0"]),
     ({"readings": {"primary": {}, "bad": {"params": {"sampling": "bootstrap"}}}},

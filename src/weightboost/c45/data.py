@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 
 class GrowView(NamedTuple):
@@ -246,14 +247,37 @@ def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
         raise ValueError("take_rows needs the rows in ascending order")
     view = data.view
     counts = np.bincount(rows, minlength=data.X.shape[0])
-    start = np.cumsum(counts) - counts                 # first new index of each old row
-    c = counts[view.rows]                              # copies of each stored entry
-    offset = np.arange(c.sum()) - np.repeat(np.cumsum(c) - c, c)
-    new_rows = (np.repeat(start[view.rows], c) + offset).astype(np.int32)
-    new_vals = np.repeat(view.vals, c)
-    ptr = np.concatenate([[0], np.cumsum(c)])[view.ptr]  # slot boundaries, in entries
+    ptr, new_rows, new_vals = _expand_entries(view.ptr, view.rows, view.vals, counts)
     X = np.ascontiguousarray(data.X[rows])
     XT = np.ascontiguousarray(X.T)
     return C45Data(X, XT, data.nominal, data.n_values, data.categories, data.columns,
                    _view(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
                          new_vals, view.implicit_zero))
+
+
+@njit(cache=True)
+def _expand_entries(ptr, rows, vals, counts):
+    """The stored entries of a draw in which old row r has ``counts[r]`` consecutive copies:
+    each entry expanded into its row's copies, in the old (sorted) order."""
+    start = np.empty(counts.shape[0], dtype=np.int64)   # first new index of each old row
+    total = 0
+    for r in range(counts.shape[0]):
+        start[r] = total
+        total += counts[r]
+    new_ptr = np.empty(ptr.shape[0], dtype=np.int64)
+    size = 0
+    for k in range(rows.shape[0]):
+        size += counts[rows[k]]
+    new_rows = np.empty(size, dtype=np.int32)
+    new_vals = np.empty(size)
+    q = 0
+    for s in range(ptr.shape[0] - 1):
+        new_ptr[s] = q
+        for k in range(ptr[s], ptr[s + 1]):
+            r = rows[k]
+            for t in range(counts[r]):
+                new_rows[q] = start[r] + t
+                new_vals[q] = vals[k]
+                q += 1
+    new_ptr[ptr.shape[0] - 1] = q
+    return new_ptr, new_rows, new_vals

@@ -83,14 +83,20 @@ def _defaults(cls) -> dict:
             if k != "self" and p.default is not inspect.Parameter.empty}
 
 
-def readings(study: dict) -> dict[str, dict]:
-    """The study's readings with every sweep expanded, in config order (sweeps last)."""
+def readings(study: dict, selected: bool = True) -> dict[str, dict]:
+    """The study's readings with every sweep expanded, in config order (sweeps last); with
+    ``selected``, only those that ``run`` names (a reading, a sweep's parameter for all its
+    readings, or one sweep reading such as ``beta=0.25``), if it is given."""
     out = {name: dict(r or {}) for name, r in (study.get("readings") or {}).items()}
     for param, sweep in (study.get("sweeps") or {}).items():
         for value in sweep["values"]:
             name = f"{param}={format_value(value)}"
             out[name] = {"params": {param: value}, "algorithms": list(sweep["algorithms"]),
                          "sweep": {"param": param, "value": value}}
+    run = study.get("run")
+    if selected and run is not None:
+        out = {name: r for name, r in out.items()
+               if name in run or r.get("sweep", {}).get("param") in run}
     return out
 
 
@@ -137,6 +143,12 @@ def check_study(config: dict) -> None:
         if algorithm not in known:
             raise ConfigError(f"sensitivity.algorithms names {algorithm!r}, which is not a key "
                               f"of the config section 'algorithms' (known: {sorted(known)})")
+    defined = readings(study, selected=False)
+    sweep_params = {r["sweep"]["param"] for r in defined.values() if "sweep" in r}
+    for name in study.get("run") or []:
+        if name not in defined and name not in sweep_params:
+            raise ConfigError(f"sensitivity.run names {name!r}, which is neither a reading nor "
+                              f"a sweep (defined: {sorted(defined) + sorted(sweep_params)})")
     study_readings = readings(study)
     if PRIMARY not in study_readings or study_readings[PRIMARY].get("params") \
             or study_readings[PRIMARY].get("replace"):

@@ -106,6 +106,8 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
 
     study = study_section(config)
     sweep = (study.get("sweeps") or {}).get("beta")
+    if not any(r.get("sweep", {}).get("param") == "beta" for r in readings(study).values()):
+        sweep = None  # defined but not run (sensitivity.run)
     datasets = study["datasets"]
     cols = 4
     fig, axes = plt.subplots((len(datasets) + cols - 1) // cols, cols,
@@ -133,6 +135,8 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
             ax.set_xlabel("β")
         axes.flat[0].set_ylabel("test error (%)")
         axes.flat[0].legend(fontsize=7, frameon=False)
+    else:
+        fig.suptitle("the β sweep has not been run (config sensitivity.sweeps and .run)")
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
     fig.tight_layout()
@@ -153,8 +157,25 @@ def nearest_to_published(summary: pd.DataFrame, reference: dict) -> pd.DataFrame
     return pd.DataFrame(rows)
 
 
+def scope_text(config: dict) -> str:
+    """What the study ran, from the config: readings (and those defined but not run),
+    datasets, noise levels, repeats."""
+    study = study_section(config)
+    run, defined = list(readings(study)), list(readings(study, selected=False))
+    left = [name for name in defined if name not in run]
+    text = (f"Scope: readings {', '.join(f'`{r}`' for r in run)}; "
+            f"{len(study['datasets'])} datasets; noise "
+            f"{', '.join(f'{round(100 * float(p))} %' for p in study['noise_levels'])}; "
+            f"{study['repeats']} repeats of {config['experiment']['folds']}-fold CV.")
+    if left:
+        text += (f" Defined in the config but not run here (`sensitivity.run`): "
+                 f"{', '.join(f'`{r}`' for r in left)}.")
+    return text
+
+
 def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: pd.DataFrame,
-                         duels: pd.DataFrame, reference: dict, beta_png: Path | None):
+                         duels: pd.DataFrame, reference: dict, beta_png: Path | None,
+                         scope: str = ""):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -166,6 +187,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                   "own seeded folds and label noise, shared by every reading and algorithm). "
                   "The readings and the tests are described in `docs/protocol.md`; the main "
                   "tables are `report.md`.")
+    if scope:
+        doc.paragraph(scope)
     doc.heading("Verdicts")
     doc.paragraph("Per claim and reading: win/tie/loss of the claim's first comparison over the "
                   "datasets (mean error over all runs, tie at the paper's 0.1-point precision), "
