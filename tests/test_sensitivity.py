@@ -164,3 +164,27 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     assert "table4_noise10" in section and "resample" in section
     html = (workdir / "reports/sensitivity.html").read_text()
     assert html.count("data:image/png;base64,") == 1
+
+
+def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):
+    # the study does not rerun Reuters: with the Reuters cells gone (a fresh clone has only the
+    # committed tables), rebuilding the study schedules no Reuters job; an edited Reuters
+    # table is refused by name, as the main report refuses it
+    import shutil
+
+    workdir, config = study_run
+    copy_dir = tmp_path / "copy"
+    shutil.copytree(workdir, copy_dir, ignore=shutil.ignore_patterns(".snakemake"))
+    shutil.rmtree(copy_dir / "results/cells/reuters")
+    (copy_dir / "reports/sensitivity.md").unlink()
+    dry = run_snakemake(copy_dir, config, "sensitivity", "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert "reuters_cell" not in dry.stdout and "sensitivity_report" in dry.stdout
+    f1 = copy_dir / "results/reuters_f1.csv"
+    text = f1.read_text()
+    edited = text.replace("\n", "\n# edited\n", 1)
+    assert edited != text
+    f1.write_text(edited)
+    refused = run_snakemake(copy_dir, config, "sensitivity", "-n")
+    assert refused.returncode != 0
+    assert "reuters_f1.csv is not the table recorded" in refused.stdout + refused.stderr

@@ -66,10 +66,10 @@ if SENSITIVITY:
 
     rule sensitivity_report:
         input:
+            unpack(reuters_f1_table),
             folds=f"{RESULTS}/sensitivity/folds.csv",
             summary=f"{RESULTS}/sensitivity/summary.csv",
             timing=f"{RESULTS}/sensitivity/timing.csv",
-            f1=f"{RESULTS}/reuters_f1.csv",
             reference=REFERENCE,
             code=package_code("report", "statistics.py"),
         output:
@@ -82,6 +82,8 @@ if SENSITIVITY:
                         category="Report"),
         params:
             config=config,
+            f1=REPORT_TABLES["reuters_f1"],
+            f1_sha256=reuters_f1_digest,
         log:
             "logs/sensitivity_report.log",
         localrule: True

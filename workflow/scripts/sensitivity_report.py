@@ -17,7 +17,7 @@ def main(smk):
     reference = load_reference(smk.input.reference)
     folds, summary = pd.read_csv(smk.input.folds), pd.read_csv(smk.input.summary)
     verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary,
-                                     pd.read_csv(smk.input.f1))
+                                     pd.read_csv(smk.params.f1))
     write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))
     write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
