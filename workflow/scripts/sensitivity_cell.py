@@ -1,17 +1,12 @@
-"""Snakemake job: every repeat of one (dataset, noise, cell) of the sensitivity study."""
+"""Snakemake job: every repeat of one (dataset, noise, cell) of the sensitivity study
+(weightboost.experiment.jobs.sensitivity_cell, in the run's warm worker if there is one)."""
 
-from weightboost.experiment.tables import to_csv_bytes
-from weightboost.experiment.uci import run_repeats
-from weightboost.fileio import write_bytes_atomic
-from weightboost.workflow_support import run_step
+import sys
 
+from weightboost.warm import run_job
 
-def main(smk):
-    w = smk.wildcards
-    frame = run_repeats(smk.input.table, w.dataset, float(w.noise), w.algorithm,
-                        smk.params.algorithm, int(w.repeats), smk.params.protocol,
-                       smk.params.table_sha256)
-    write_bytes_atomic(smk.output[0], to_csv_bytes(frame))
-
-
-run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
+smk, w = snakemake, snakemake.wildcards  # noqa: F821 - injected by Snakemake
+sys.exit(run_job("sensitivity_cell", smk.log[0] if smk.log else None, table=smk.input.table,
+                 dataset=w.dataset, noise=w.noise, algorithm=w.algorithm,
+                 spec=smk.params.algorithm, repeats=w.repeats, experiment=smk.params.protocol,
+                 pinned=smk.params.table_sha256, output=smk.output[0]))

@@ -1,17 +1,12 @@
-"""Snakemake job: one (dataset, noise, algorithm, repeat) cell over all folds."""
+"""Snakemake job: one (dataset, noise, algorithm, repeat) cell over all folds
+(weightboost.experiment.jobs.uci_cell, in the run's warm worker if there is one)."""
 
-from weightboost.experiment.tables import to_csv_bytes
-from weightboost.experiment.uci import run_cell
-from weightboost.fileio import write_bytes_atomic
-from weightboost.workflow_support import run_step
+import sys
 
+from weightboost.warm import run_job
 
-def main(smk):
-    w = smk.wildcards
-    frame = run_cell(smk.input.table, w.dataset, float(w.noise), w.algorithm,
-                     smk.params.algorithm, int(w.repeat), smk.params.protocol,
-                       smk.params.table_sha256)
-    write_bytes_atomic(smk.output[0], to_csv_bytes(frame))
-
-
-run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
+smk, w = snakemake, snakemake.wildcards  # noqa: F821 - injected by Snakemake
+sys.exit(run_job("uci_cell", smk.log[0] if smk.log else None, table=smk.input.table,
+                 dataset=w.dataset, noise=w.noise, algorithm=w.algorithm,
+                 spec=smk.params.algorithm, repeat=w.repeat, experiment=smk.params.protocol,
+                 pinned=smk.params.table_sha256, output=smk.output[0]))

@@ -1,0 +1,226 @@
+"""Warm workers: the compute jobs of a local run start in a process that has already imported
+the package and loaded its compiled kernels.
+
+Every Snakemake job is a new Python process, and a cell job spends 1.5-2.5 s importing
+scikit-learn (which imports SciPy's statistics and pandas), pandas and numba and loading the
+cached tree kernels before it grows a single tree: for the ~190 cells of the default run, about
+a sixth of the reproduction's CPU time, and half of the reduced `ci` run. When Snakemake runs
+the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/common.smk``) starts one
+**warm server** for the run: it imports and warms the package once, then forks a child for
+each job request. The job's own process (the rule's script) imports only this module, sends the
+job's name and arguments, and waits; the child writes the job's outputs and log exactly as the
+job would have, and its status becomes the job's exit status. Snakemake still schedules every
+cell as its own job (only new or changed cells are computed; ``--cores`` bounds the children),
+and a job killed by Snakemake takes its child with it.
+
+Where no server answers (a cluster executor, a platform without Linux's abstract sockets,
+``WEIGHTBOOST_WARM=off``, a server that is still starting or failed to start) the job runs in
+its own process as before; the tables are byte-identical either way (tested). The server
+accepts requests only from processes of its own user, and only the job names of ``JOBS``.
+Its log is ``logs/warm_server.log``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import io
+import json
+import logging
+import os
+import secrets
+import signal
+import socket
+import socketserver
+import struct
+import subprocess
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs of a run
+JOBS = {                            # job name -> the function that does the job's work
+    "uci_cell": "weightboost.experiment.jobs:uci_cell",
+    "sensitivity_cell": "weightboost.experiment.jobs:sensitivity_cell",
+    "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
+}
+SERVER_LOG = "logs/warm_server.log"
+_server: subprocess.Popen | None = None
+
+
+def available() -> bool:
+    """Whether this platform has the abstract Unix sockets the server listens on."""
+    return sys.platform.startswith("linux") and hasattr(socket, "SO_PEERCRED")
+
+
+# -- the job's side ----------------------------------------------------------------------------
+def run_job(job: str, log: str | None, **kwargs) -> int:
+    """Do ``job`` with ``kwargs`` (JSON values) and return its exit status: in a child of the
+    run's warm server if one answers, else in this process. Messages go to stderr as
+    ``workflow_support.run_step`` writes them."""
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r} (known: {sorted(JOBS)})")
+    name = os.environ.get(ENV, "")
+    if name and name != "off" and available():
+        try:
+            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            conn.connect("\0" + name)
+        except OSError:
+            conn = None
+        if conn is not None:
+            with conn:
+                return _remote(conn, job, log, kwargs)
+    return _local(job, log, kwargs)
+
+
+def _remote(conn, job, log, kwargs) -> int:
+    conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
+    reply = conn.makefile("rb").readline()
+    if not reply:  # the server went away (stopped, or failed to warm up): do the job here
+        print(f"the warm worker ended without an answer (see {SERVER_LOG}); running the job "
+              "in this process", file=sys.stderr)
+        return _local(job, log, kwargs)
+    answer = json.loads(reply)
+    if answer.get("stderr"):
+        print(answer["stderr"], file=sys.stderr, end="")
+    return int(answer["status"])
+
+
+def _local(job, log, kwargs) -> int:
+    from weightboost.workflow_support import job_status
+
+    return job_status(job, log, lambda: _target(job)(**kwargs), sys.stderr)
+
+
+def _target(job):
+    module, _, function = JOBS[job].partition(":")
+    return getattr(importlib.import_module(module), function)
+
+
+# -- the server --------------------------------------------------------------------------------
+class _Handler(socketserver.StreamRequestHandler):
+    def handle(self):
+        # in the forked child: one job
+        pid, uid, gid = struct.unpack("3i", self.connection.getsockopt(
+            socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        if uid != os.getuid():
+            return
+        line = self.rfile.readline()
+        if not line:  # a probe that connected and left
+            return
+        request = json.loads(line)
+        job = request.get("job")
+        if job not in JOBS:
+            self._answer(2, f"unknown job {job!r}\n")
+            return
+        _exit_when_client_leaves(self.connection)
+        from weightboost.workflow_support import job_status
+
+        # what the job prints (warnings included) goes back to the job's process
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
+            status = job_status(job, request.get("log"),
+                                lambda: _target(job)(**request["kwargs"]), err)
+        self._answer(status, err.getvalue())
+
+    def _answer(self, status, stderr):
+        self.wfile.write(json.dumps({"status": status, "stderr": stderr}).encode() + b"\n")
+        self.wfile.flush()
+
+
+def _exit_when_client_leaves(conn):
+    """End this child when the job's process goes away (Snakemake killed the job)."""
+    watched = conn.dup()
+
+    def watch():
+        try:
+            while watched.recv(1):
+                pass
+        except OSError:
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
+    max_children = 256
+    request_queue_size = 256
+
+    def __init__(self, name, parent):
+        super().__init__("\0" + name, _Handler, bind_and_activate=True)
+        self.parent = parent
+
+    def service_actions(self):
+        super().service_actions()
+        if os.getppid() != self.parent:  # the Snakemake run is gone
+            os._exit(0)
+
+
+def warm_up() -> None:
+    """Import what the jobs import and load every compiled kernel they call, once."""
+    import numpy as np
+
+    from weightboost.boosting import AdaBoost
+    from weightboost.c45 import C45
+    from weightboost.experiment import jobs  # noqa: F401 - the job modules themselves
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]])
+    y = np.array([0, 0, 1, 1, 0, 1])
+    for sampling in ("reweight", "resample"):
+        model = AdaBoost(n_estimators=2, sampling=sampling, random_state=0).fit(X, y)
+        model.predict(X)
+    C45().fit(X, y).predict_proba(X)
+
+
+def serve(name: str, parent: int) -> None:
+    # one BLAS thread, as Snakemake gives a job of one thread, and none to inherit at fork
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+    os.environ[ENV] = "off"  # a child that starts a job process of its own runs it there
+    server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s warm server: %(message)s")
+    logging.info("listening as %s for Snakemake pid %d; warming up", name, parent)
+    warm_up()
+    logging.info("ready")
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    server.serve_forever(poll_interval=0.5)
+
+
+def start(workdir: str | os.PathLike = ".") -> str | None:
+    """Start the run's server (from Snakemake's ``onstart``); set ``WEIGHTBOOST_WARM`` for the
+    jobs. Returns its socket name, or None where warm workers are off or unavailable."""
+    global _server
+    if os.environ.get(ENV) == "off" or not available():
+        return None
+    name = f"weightboost-warm-{os.getpid()}-{secrets.token_hex(6)}"
+    log = Path(workdir) / SERVER_LOG
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a") as handle:
+        _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", name,
+                                    str(os.getpid())], stdin=subprocess.DEVNULL,
+                                   stdout=handle, stderr=handle, cwd=workdir)
+    os.environ[ENV] = name
+    return name
+
+
+def stop() -> None:
+    """Stop the run's server (from ``onsuccess`` and ``onerror``)."""
+    global _server
+    if _server is not None and _server.poll() is None:
+        _server.terminate()
+        try:
+            _server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            _server.kill()
+    _server = None
+    os.environ.pop(ENV, None)
+
+
+if __name__ == "__main__":
+    try:
+        serve(sys.argv[1], int(sys.argv[2]))
+    except Exception:  # noqa: BLE001 - the jobs then run in their own processes
+        traceback.print_exc()
+        sys.exit(1)

@@ -1,0 +1,141 @@
+"""Warm workers (weightboost.warm): a job done by a child of the run's server writes what the job
+writes in its own process, fails as it fails there, dies with its job process, and the server
+leaves with its Snakemake run."""
+
+import io
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from weightboost import warm
+
+pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
+
+TIMING = ["fit_seconds", "predict_seconds"]
+
+
+def answering(name: str, timeout: float = 60) -> bool:
+    """Whether the server ``name`` accepts connections (waiting up to ``timeout`` s)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect("\0" + name)
+                return True
+            except OSError:
+                time.sleep(0.1)
+    return False
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    monkeypatch.delenv(warm.ENV, raising=False)
+    name = warm.start(tmp_path)
+    assert name and answering(name)
+    yield name
+    warm.stop()
+
+
+def cell_kwargs(tiny_run, output, **changes):
+    workdir, config = tiny_run
+    kwargs = {"table": str(workdir / "data/processed/uci/pima.csv"), "dataset": "pima",
+              "noise": "0.2", "algorithm": "AdaBoost", "spec": config["algorithms"]["AdaBoost"],
+              "repeat": "0", "experiment": {"seed": 7, "folds": 3, "rounds": 5},
+              "pinned": config["datasets"]["pima"]["table_sha256"], "output": str(output)}
+    return {**kwargs, **changes}
+
+
+def run(job, log, **kwargs):
+    err = io.StringIO()
+    with redirect_stderr(err):
+        status = warm.run_job(job, log, **kwargs)
+    return status, err.getvalue()
+
+
+def test_a_job_in_a_warm_worker_writes_what_it_writes_in_its_own_process(tiny_run, tmp_path,
+                                                                         server, monkeypatch):
+    status, _ = run("uci_cell", str(tmp_path / "warm.log"),
+                    **cell_kwargs(tiny_run, tmp_path / "warm.csv"))
+    assert status == 0
+    assert "weightboost-warm" in os.environ[warm.ENV]
+    # no server by that name: the job runs in this process
+    monkeypatch.setenv(warm.ENV, "weightboost-warm-nobody")
+    status, _ = run("uci_cell", str(tmp_path / "own.log"),
+                    **cell_kwargs(tiny_run, tmp_path / "own.csv"))
+    assert status == 0
+    a, b = (pd.read_csv(tmp_path / f"{n}.csv").drop(columns=TIMING) for n in ("warm", "own"))
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 3 and a.rounds.max() > 1
+
+
+def test_a_failing_job_fails_alike_in_a_warm_worker(tiny_run, tmp_path, server, monkeypatch):
+    bad = cell_kwargs(tiny_run, tmp_path / "warm.csv", pinned="0" * 64)
+    warm_status, warm_err = run("uci_cell", str(tmp_path / "warm.log"), **bad)
+    monkeypatch.setenv(warm.ENV, "off")
+    own_status, own_err = run("uci_cell", str(tmp_path / "own.log"),
+                              **{**bad, "output": str(tmp_path / "own.csv")})
+    assert warm_status == own_status == 1
+    assert "ERROR (uci_cell): " in warm_err and "datasets.pima.table_sha256" in warm_err
+    stamp = re.compile(r"^\d{4}-\d\d-\d\d [\d:,]+ ", re.M)
+    assert stamp.sub("", warm_err.replace("warm.csv", "own.csv")) == stamp.sub("", own_err)
+    assert not (tmp_path / "warm.csv").exists()
+    assert "datasets.pima.table_sha256" in (tmp_path / "warm.log").read_text()
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            state, ppid = (entry / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+            if int(ppid) == pid and state != "Z":
+                out.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
+    # a job process that goes away (Snakemake killed the job) ends the child doing its work
+    request = cell_kwargs(tiny_run, tmp_path / "never.csv",
+                          experiment={"seed": 7, "folds": 10, "rounds": 100})
+    request.update(repeats="200")
+    del request["repeat"]
+    payload = {"job": "sensitivity_cell", "log": None, "kwargs": request}
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect("\0" + server)
+    conn.sendall(__import__("json").dumps(payload).encode() + b"\n")
+    server_pid = warm._server.pid
+    deadline = time.time() + 30
+    while time.time() < deadline and not children(server_pid):
+        time.sleep(0.05)
+    assert children(server_pid), "the server forked no worker"
+    conn.close()
+    deadline = time.time() + 10
+    while time.time() < deadline and children(server_pid):
+        time.sleep(0.05)
+    assert not children(server_pid)
+    assert not (tmp_path / "never.csv").exists()
+
+
+def test_the_server_leaves_with_its_snakemake_run(tmp_path):
+    # a parent that starts a server and dies at once (a Snakemake run killed with SIGKILL)
+    code = ("import sys; from weightboost import warm; "
+            f"print(warm.start({str(tmp_path)!r}), flush=True)")
+    name = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, warm.ENV: ""}, check=True).stdout.strip()
+    assert name.startswith("weightboost-warm-")
+    deadline = time.time() + 60
+    gone = False
+    while time.time() < deadline and not gone:
+        gone = not answering(name, timeout=0.2) and "ready" in \
+            (tmp_path / warm.SERVER_LOG).read_text()
+        time.sleep(0.2)
+    assert gone, (tmp_path / warm.SERVER_LOG).read_text()
