@@ -212,12 +212,18 @@ def report_tables(wildcards):
     """The result tables the report reads, once both sets are known to match the config and
     their records; not declared as inputs when they are read as given (report_only)."""
     for kind in ("uci", "reuters"):
-        checked(kind, [])(wildcards)
-        try:
-            check_table_digests(RESULTS, kind)
-        except ReproError as exc:
-            raise WorkflowError(str(exc))
+        verify_table_set(kind, wildcards)
     return {} if tables_as_given() else REPORT_TABLES
+
+
+def verify_table_set(kind, wildcards):
+    """Stop unless the result tables of ``kind`` come from the current config and are the files
+    their provenance record describes."""
+    checked(kind, [])(wildcards)
+    try:
+        check_table_digests(RESULTS, kind)
+    except ReproError as exc:
+        raise WorkflowError(str(exc))
 
 
 def reuters_f1_table(wildcards):
@@ -227,11 +233,7 @@ def reuters_f1_table(wildcards):
     path = REPORT_TABLES["reuters_f1"]
     if not Path(path).exists():
         return {"f1": path}
-    checked("reuters", [])(wildcards)
-    try:
-        check_table_digests(RESULTS, "reuters")
-    except ReproError as exc:
-        raise WorkflowError(str(exc))
+    verify_table_set("reuters", wildcards)
     return {}
 
 

@@ -31,7 +31,7 @@ rule uci_cell:
     conda:
         "../../environment.yml"
     script:
-        "../scripts/uci_cell.py"
+        "../scripts/grid_cell.py"
 
 
 rule uci_results:

@@ -39,7 +39,7 @@ if SENSITIVITY:
         conda:
             "../../environment.yml"
         script:
-            "../scripts/sensitivity_cell.py"
+            "../scripts/grid_cell.py"
 
     rule sensitivity_results:
         input:
