@@ -9,8 +9,9 @@ import pytest
 
 from conftest import run_snakemake
 from weightboost.errors import ConfigError
-from weightboost.experiment.sensitivity import (cell_name, check_study, parse_cell_name, plan,
-                                                readings, resolve_spec)
+from weightboost.experiment.sensitivity import (cell_jobs, cell_name, check_study,
+                                                parse_cell_name, plan, readings, resolve_spec,
+                                                study_folds, study_timing)
 
 
 def study_config(main_config, **study):
@@ -24,8 +25,15 @@ def study_config(main_config, **study):
     return config
 
 
+def cells_by_reading(config):
+    table = plan(config)
+    # a reading runs the same cell at every noise level
+    assert (table.groupby(["reading", "algorithm"]).cell.nunique() == 1).all()
+    return table.drop_duplicates(["reading", "algorithm"]).set_index(["reading", "algorithm"]).cell
+
+
 def test_a_reading_changes_only_the_learners_that_take_its_parameters(main_config):
-    table = plan(study_config(main_config)).set_index(["reading", "algorithm"]).cell
+    table = cells_by_reading(study_config(main_config))
     assert table["primary", "AdaBoost"] == "AdaBoost"
     assert table["resample", "AdaBoost"] == "AdaBoost~sampling=resample"
     assert table["resample", "C4.5"] == "C4.5"                # C4.5 does not boost
@@ -41,7 +49,7 @@ def test_replace_swaps_an_algorithm_for_another_entry(main_config):
     config = study_config(main_config, algorithms=["AdaBoost", "WeightDecay"],
                           readings={"primary": {},
                                     "cv": {"replace": {"WeightDecay": "WeightDecay-cv"}}})
-    table = plan(config).set_index(["reading", "algorithm"]).cell
+    table = cells_by_reading(config)
     assert table["cv", "WeightDecay"] == "WeightDecay-cv"
     assert table["cv", "AdaBoost"] == "AdaBoost"
 
@@ -76,6 +84,53 @@ def test_run_selects_readings_and_sweeps_for_a_staged_study(main_config):
                                               "beta=0.5"]
 
 
+def test_a_reading_may_run_at_its_own_noise_levels_and_repeats(main_config):
+    config = study_config(main_config, readings={
+        "primary": {}, "constant_mean": {"params": {"normalize": "mean"}, "repeats": 1}},
+        sweeps={"beta": {"values": [0, 0.5], "algorithms": ["WeightBoost"],
+                         "noise_levels": [0.0, 0.1, 0.2]}})
+    table = plan(config)
+    levels = table.groupby("reading", sort=False).noise.unique().map(list).to_dict()
+    assert levels == {"primary": [0.0, 0.2], "constant_mean": [0.0, 0.2],
+                      "beta=0": [0.0, 0.1, 0.2], "beta=0.5": [0.0, 0.1, 0.2]}
+    assert set(table[table.reading == "constant_mean"].repeats) == {1}
+    assert set(table[table.reading != "constant_mean"].repeats) == {2}
+    jobs = cell_jobs(table).set_index(["noise", "cell"]).repeats
+    # the primary cells read on 1 repeat by constant_mean are computed once, on 2
+    assert jobs[0.0, "AdaBoost"] == 2 and jobs[0.0, "WeightBoost~normalize=mean"] == 1
+    # β = 0.5 is the primary WeightBoost: computed at 10 % too, where only the sweep reads it
+    assert jobs[0.1, "WeightBoost"] == 2 and (0.1, "AdaBoost") in jobs.index
+    assert not jobs.index.duplicated().any()
+
+
+def _cell_frame(cell, noise_levels, repeats, folds=2):
+    rows = [{"dataset": "pima", "noise": p, "algorithm": cell.split("~")[0], "repeat": r,
+             "fold": f, "n_train": 9, "n_test": 1, "error": 0.1 * r + 0.01 * f, "rounds": 3,
+             "restarts": 0, "chosen_C": np.nan, "fit_seconds": 1.0, "predict_seconds": 0.5}
+            for p in noise_levels for r in range(repeats) for f in range(folds)]
+    return pd.DataFrame(rows)
+
+
+def test_study_tables_read_each_reading_on_its_own_runs_only():
+    table = pd.DataFrame([
+        {"reading": "primary", "noise": 0.0, "algorithm": "AdaBoost", "cell": "AdaBoost",
+         "repeats": 2},
+        {"reading": "cheap", "noise": 0.0, "algorithm": "AdaBoost", "cell": "AdaBoost",
+         "repeats": 1},
+        {"reading": "cheap", "noise": 0.1, "algorithm": "AdaBoost", "cell": "AdaBoost",
+         "repeats": 1}])
+    cells = {"AdaBoost": _cell_frame("AdaBoost", [0.0, 0.1], 2)}
+    folds = study_folds(cells, table, ["pima"], ["AdaBoost"])
+    cheap = folds[folds.reading == "cheap"]
+    assert set(cheap.repeat) == {0} and sorted(set(cheap.noise)) == [0.0, 0.1]
+    assert len(folds[folds.reading == "primary"]) == 4 and set(
+        folds[folds.reading == "primary"].noise) == {0.0}
+    timing = study_timing(cells, table).set_index("reading")
+    assert timing.seconds["primary"] == 4 * 1.5 and timing.seconds["cheap"] == 4 * 1.5
+    # the cheap reading's 10 % runs are its own; its 0 % runs are the primary reading's
+    assert timing.new_seconds["cheap"] == 2 * 1.5 and timing.new_cells["cheap"] == 1
+
+
 @pytest.mark.parametrize("study, words", [
     ({"run": ["primary", "resampel"]}, ["sensitivity.run", "resampel"]),
     ({"run": ["resample"]}, ["primary"]),
@@ -101,6 +156,8 @@ def study_run(tmp_path_factory, main_config):
 
     config = study_config(make_fixture_config(main_config), datasets=["breast_cancer"],
                           noise_levels=[0.0], algorithms=["AdaBoost", "WeightBoost"])
+    # a reading on the first repeat only: its own cells hold 1 repeat, the shared ones 2
+    config["sensitivity"]["readings"]["constant_mean"]["repeats"] = 1
     config["download"] = {**config["download"], "sources": ["mirror"]}
     config["experiment"] = {**config["experiment"], "datasets": ["breast_cancer"],
                             "folds": 3, "rounds": 4, "noise_levels": [0.0],
@@ -117,8 +174,14 @@ def study_run(tmp_path_factory, main_config):
 def test_study_tables_pair_every_reading_on_the_same_folds(study_run):
     workdir, config = study_run
     folds = pd.read_csv(workdir / "results/sensitivity/folds.csv")
-    n_readings, runs = 5, 2 * 3
-    assert len(folds) == n_readings * 2 * runs  # readings x algorithms x (repeats x folds)
+    runs = 2 * 3
+    # readings x algorithms x (repeats x folds); constant_mean reads repeat 0 only
+    assert folds.groupby("reading").size().to_dict() == {
+        "primary": 2 * runs, "resample": 2 * runs, "constant_mean": 2 * 3, "beta=0": 2 * runs,
+        "beta=0.5": 2 * runs}
+    assert set(folds[folds.reading == "constant_mean"].repeat) == {0}
+    assert (workdir / "results/cells/sensitivity/breast_cancer/noise0/"
+            "WeightBoost~normalize=mean/reps1.csv").exists()
     assert list(folds.columns) == ["reading", "dataset", "noise", "algorithm", "cell", "repeat",
                                    "fold", "n_train", "n_test", "error", "rounds", "restarts",
                                    "chosen_C"]
@@ -126,8 +189,10 @@ def test_study_tables_pair_every_reading_on_the_same_folds(study_run):
     by = {r: part.set_index(key).sort_index() for r, part in folds.groupby("reading")}
     # a reading that leaves AdaBoost as it is uses the primary reading's cell, fold by fold
     assert set(by["constant_mean"].xs("AdaBoost", level="algorithm").cell) == {"AdaBoost"}
-    np.testing.assert_array_equal(by["constant_mean"].xs("AdaBoost", level="algorithm").error,
-                                  by["primary"].xs("AdaBoost", level="algorithm").error)
+    np.testing.assert_array_equal(
+        by["constant_mean"].xs("AdaBoost", level="algorithm").error,
+        by["primary"].xs("AdaBoost", level="algorithm").xs(0, level="repeat",
+                                                            drop_level=False).error)
     # resampling is another learner: its cell is its own, its trees use more rounds here
     assert set(by["resample"].xs("AdaBoost", level="algorithm").cell) == \
         {"AdaBoost~sampling=resample"}
@@ -142,7 +207,8 @@ def test_study_tables_pair_every_reading_on_the_same_folds(study_run):
     summary = pd.read_csv(workdir / "results/sensitivity/summary.csv")
     assert list(summary.columns) == ["reading", "dataset", "noise", "algorithm", "n_runs",
                                      "error_mean", "error_sd", "rounds_mean"]
-    assert (summary.n_runs == runs).all()
+    assert (summary[summary.reading != "constant_mean"].n_runs == runs).all()
+    assert (summary[summary.reading == "constant_mean"].n_runs == 3).all()
 
 
 def test_verdicts_cover_every_claim_under_every_reading(study_run):
@@ -188,3 +254,18 @@ def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):
     refused = run_snakemake(copy_dir, config, "sensitivity", "-n")
     assert refused.returncode != 0
     assert "reuters_f1.csv is not the table recorded" in refused.stdout + refused.stderr
+
+
+def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():
+    from weightboost.report.sensitivity import corrected_p
+
+    runs = [(r, f) for r in range(2) for f in range(3)]
+    a = pd.DataFrame([{"dataset": "pima", "noise": 0.0, "algorithm": "A", "repeat": r,
+                       "fold": f, "n_train": 9, "n_test": 1, "error": 0.2 + 0.01 * f}
+                      for r, f in runs])
+    # B read on repeat 0 only, listed in another order: pairs are (0, f) with A's (0, f)
+    b = a[a.repeat == 0].iloc[::-1].assign(algorithm="B", error=lambda x: x.error - 0.1)
+    p = corrected_p(pd.concat([a, b]), "pima", 0.0, "A", "B")
+    assert p == 0.0  # three identical differences of +10 points
+    c = a[a.repeat == 0].assign(algorithm="C")
+    assert corrected_p(pd.concat([a, c]), "pima", 0.0, "A", "C") == 1.0

@@ -3,18 +3,18 @@
 # (dataset, noise level, cell) runs every repeat; a cell is named `entry~param=value,...` when
 # a reading changes a learner, so readings that leave an algorithm as it is share its cell.
 # Then the study's tables, the verdicts and the β figure.
-from weightboost.experiment.sensitivity import plan as sensitivity_plan, study_section
+from weightboost.experiment.sensitivity import cell_jobs, plan as sensitivity_plan, study_section
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
 SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/"
                     "reps{repeats}.csv")
 if SENSITIVITY:
     SENSITIVITY_PLAN = sensitivity_plan(config)
-    SENSITIVITY_CELLS = expand(
-        SENSITIVITY_CELL, dataset=SENSITIVITY["datasets"],
-        noise=[format(float(p), "g") for p in SENSITIVITY["noise_levels"]],
-        algorithm=list(dict.fromkeys(SENSITIVITY_PLAN.cell)),
-        repeats=SENSITIVITY["repeats"])
+    SENSITIVITY_CELLS = [
+        SENSITIVITY_CELL.format(dataset=dataset, noise=format(job.noise, "g"),
+                                algorithm=job.cell, repeats=job.repeats)
+        for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)
+        for dataset in SENSITIVITY["datasets"]]
 
     rule sensitivity_cell:
         input:

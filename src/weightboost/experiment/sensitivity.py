@@ -12,12 +12,20 @@ the parameters that differ from that entry's own, ``WeightBoost~normalize=mean``
 is keeps its plain name. Cells are those of the UCI grid (``results/cells/uci/...``, the same
 rule, folds, noise and seeds), so a cell whose parameters equal the primary run's is computed
 once, whatever the number of readings that use it, and repeat 0 is the primary run's own.
+
+A reading (or a sweep) may name its own ``noise_levels`` and ``repeats``: the β sweep can so
+cover every noise level while the claims' readings stop at the claims' levels, and a costly
+reading (Weight Decay with C chosen by inner CV) can run on the first repeats only. Its
+comparisons stay paired: repeat r has the same folds and noisy labels in every reading, and
+all the algorithms of a reading are read on the same repeats. One job computes a cell at one
+noise level for the most repeats any reading asks of it.
 """
 
 from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pandas as pd
 import yaml
 
@@ -93,6 +101,10 @@ def readings(study: dict, selected: bool = True) -> dict[str, dict]:
             name = f"{param}={format_value(value)}"
             out[name] = {"params": {param: value}, "algorithms": list(sweep["algorithms"]),
                          "sweep": {"param": param, "value": value}}
+    for reading in out.values():
+        for key in ("noise_levels", "repeats"):
+            if key in (study.get("sweeps") or {}).get(reading.get("sweep", {}).get("param"), {}):
+                reading[key] = study["sweeps"][reading["sweep"]["param"]][key]
     run = study.get("run")
     if selected and run is not None:
         out = {name: r for name, r in out.items()
@@ -118,12 +130,29 @@ def resolve(config: dict, reading: dict, algorithm: str) -> str:
     return cell_name(entry, overrides)
 
 
+PLAN_COLUMNS = ["reading", "noise", "algorithm", "cell", "repeats"]
+
+
 def plan(config: dict) -> pd.DataFrame:
-    """One row per (reading, algorithm): the cell it runs."""
+    """One row per (reading, noise level, algorithm): the cell it runs and on how many repeats
+    (the first ones) it is read."""
     study = study_section(config)
-    rows = [{"reading": name, "algorithm": algorithm, "cell": resolve(config, reading, algorithm)}
-            for name, reading in readings(study).items() for algorithm in study["algorithms"]]
-    return pd.DataFrame(rows, columns=["reading", "algorithm", "cell"])
+    rows = []
+    for name, reading in readings(study).items():
+        cells = {algorithm: resolve(config, reading, algorithm)
+                 for algorithm in study["algorithms"]}
+        for noise in reading.get("noise_levels", study["noise_levels"]):
+            rows += [{"reading": name, "noise": float(noise), "algorithm": algorithm,
+                      "cell": cell, "repeats": int(reading.get("repeats", study["repeats"]))}
+                     for algorithm, cell in cells.items()]
+    return pd.DataFrame(rows, columns=PLAN_COLUMNS)
+
+
+def cell_jobs(table: pd.DataFrame) -> pd.DataFrame:
+    """The cells to compute: one per (noise level, cell), for the most repeats any reading
+    reads it on (its repeats 0..r-1 are the same whatever r)."""
+    jobs = table.groupby(["noise", "cell"], sort=False, as_index=False).repeats.max()
+    return jobs[["noise", "cell", "repeats"]]
 
 
 def check_study(config: dict) -> None:
@@ -171,13 +200,18 @@ def check_study(config: dict) -> None:
         check_learner(cell, resolve_spec(known, cell), rounds)
 
 
+def _used(frame: pd.DataFrame, row) -> pd.DataFrame:
+    """The fold rows of a cell frame that a plan row reads: its noise level, its repeats."""
+    return frame[np.isclose(frame.noise, row.noise) & (frame.repeat < row.repeats)]
+
+
 def study_folds(cells: dict[str, pd.DataFrame], table: pd.DataFrame, datasets,
                 algorithms) -> pd.DataFrame:
-    """``results/sensitivity/folds.csv``: every (reading, algorithm)'s fold rows, from the
-    cell frames keyed by cell name (each frame: all datasets, noise levels and repeats)."""
+    """``results/sensitivity/folds.csv``: every (reading, noise, algorithm)'s fold rows, from
+    the cell frames keyed by cell name (each frame: all its datasets, noise levels, repeats)."""
     parts = []
     for row in table.itertuples(index=False):
-        frame = cells[row.cell].drop(columns=["algorithm"])
+        frame = _used(cells[row.cell], row).drop(columns=["algorithm"])
         parts.append(frame.assign(reading=row.reading, algorithm=row.algorithm, cell=row.cell))
     folds = pd.concat(parts, ignore_index=True)[FOLD_COLUMNS]
     order = [("reading", list(dict.fromkeys(table.reading))), ("dataset", datasets),
@@ -191,16 +225,29 @@ def study_summary(folds: pd.DataFrame) -> pd.DataFrame:
 
 
 def study_timing(cells: dict[str, pd.DataFrame], table: pd.DataFrame) -> pd.DataFrame:
-    """Compute cost per reading (fit + predict seconds summed over its cells' folds): all its
-    cells, and the cells that only other readings than the primary one use. Measurements of
-    the machine, like the timing columns of the primary tables."""
-    seconds = {name: float((frame.fit_seconds + frame.predict_seconds).sum())
-               for name, frame in cells.items()}
-    primary = set(table[table.reading == PRIMARY].cell)
+    """Compute cost per reading (fit + predict seconds summed over the folds it reads): all of
+    them, and those the primary reading does not read (``new_``). ``cells`` counts distinct
+    learners. Measurements of the machine, like the timing columns of the primary tables."""
+    def runs(part):
+        keys = set()
+        for row in part.itertuples(index=False):
+            frame = _used(cells[row.cell], row)
+            keys |= {(row.cell, *k) for k in zip(frame.dataset, frame.noise, frame.repeat,
+                                                   frame.fold)}
+        return keys
+
+    seconds = {}
+    for name, frame in cells.items():
+        cost = frame.fit_seconds + frame.predict_seconds
+        seconds.update({(name, *k): float(c) for k, c in zip(
+            zip(frame.dataset, frame.noise, frame.repeat, frame.fold), cost)})
+    primary = runs(table[table.reading == PRIMARY])
     rows = []
     for reading, part in table.groupby("reading", sort=False):
-        used = list(dict.fromkeys(part.cell))
-        new = [c for c in used if c not in primary]
-        rows.append({"reading": reading, "cells": len(used), "seconds": sum(seconds[c] for c in used),
-                     "new_cells": len(new), "new_seconds": sum(seconds[c] for c in new)})
+        used = runs(part)
+        new = used - primary
+        rows.append({"reading": reading, "cells": part.cell.nunique(),
+                     "seconds": sum(seconds[k] for k in used),
+                     "new_cells": len({k[0] for k in new}),
+                     "new_seconds": sum(seconds[k] for k in new)})
     return pd.DataFrame(rows).round(1)

@@ -36,13 +36,16 @@ DUEL_COLUMNS = ["claim", "duel", "reading", "dataset", "noise", "algorithm", "ve
 
 
 def _pair(folds, dataset, noise, a, b):
+    """The corrected t-test of a against b on the runs (repeat, fold) both have."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
-    ea = pick[pick.algorithm == a].sort_values(["repeat", "fold"])
-    eb = pick[pick.algorithm == b].sort_values(["repeat", "fold"])
-    if len(ea) == 0 or len(ea) != len(eb):
+    keys = ["repeat", "fold"]
+    pairs = pick[pick.algorithm == a].merge(pick[pick.algorithm == b][keys + ["error"]],
+                                            on=keys, suffixes=("", "_b")).sort_values(keys)
+    if len(pairs) == 0:
         return None
-    ratio = float(ea.n_test.mean() / ea.n_train.mean())
-    return corrected_resampled_t(100 * (ea.error.to_numpy() - eb.error.to_numpy()), ratio)
+    ratio = float(pairs.n_test.mean() / pairs.n_train.mean())
+    return corrected_resampled_t(100 * (pairs.error.to_numpy() - pairs.error_b.to_numpy()),
+                                 ratio)
 
 
 def corrected_p(folds, dataset, noise, a, b) -> float:
@@ -120,9 +123,11 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
             if reading.get("sweep", {}).get("param") == "beta":
                 points.append((float(reading["sweep"]["value"]), name))
         points.sort()
-        shades = plt.get_cmap("Reds")(np.linspace(0.35, 1.0, len(study["noise_levels"])))
+        names = {name for _, name in points}
+        levels = sorted(set(summary[summary.reading.isin(names)].noise.round(4)))
+        shades = plt.get_cmap("Reds")(np.linspace(0.35, 1.0, max(len(levels), 1)))
         for ax, d in zip(axes.flat, datasets):
-            for shade, noise in zip(shades, study["noise_levels"]):
+            for shade, noise in zip(shades, levels):
                 ys = []
                 for _, name in points:
                     row = summary[(summary.reading == name) & (summary.dataset == d)
@@ -143,13 +148,24 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
     return save(fig, stem)
 
 
+def shared_noise(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary rows at the noise levels every reading has, so that readings run at more
+    levels (the β sweep) are compared with the others on equal terms."""
+    levels = None
+    for _, part in summary.groupby("reading", sort=False):
+        here = set(part.noise.round(4))
+        levels = here if levels is None else levels & here
+    return summary[summary.noise.round(4).isin(levels or set())]
+
+
 def nearest_to_published(summary: pd.DataFrame, reference: dict) -> pd.DataFrame:
-    """Per reading: mean |reproduced - published| (points) over the Table 2 and Table 4 cells.
-    An observation about the readings, never a way to choose one."""
+    """Per reading: mean |reproduced - published| (points) over the Table 2 and Table 4 cells
+    at the noise levels every reading has. An observation about the readings, never a way to
+    choose one."""
     published = {(0.0, d, a): v for (d, a), v in table2(reference).items()}
     published.update(table4(reference))
     rows = []
-    for reading, part in summary.groupby("reading", sort=False):
+    for reading, part in shared_noise(summary).groupby("reading", sort=False):
         diffs = [abs(100 * r.error_mean - published[key]) for r in part.itertuples()
                  if (key := (round(float(r.noise), 2), r.dataset, r.algorithm)) in published]
         rows.append({"reading": reading, "cells": len(diffs),
@@ -167,6 +183,19 @@ def scope_text(config: dict) -> str:
             f"{len(study['datasets'])} datasets; noise "
             f"{', '.join(f'{round(100 * float(p))} %' for p in study['noise_levels'])}; "
             f"{study['repeats']} repeats of {config['experiment']['folds']}-fold CV.")
+    scoped = {}
+    for name, reading in readings(study).items():
+        own = []
+        if "noise_levels" in reading:
+            own.append("noise " + ", ".join(f"{round(100 * float(p))} %"
+                                            for p in reading["noise_levels"]))
+        if "repeats" in reading:
+            r = int(reading["repeats"])
+            own.append("repeat 0 only" if r == 1 else f"repeats 0-{r - 1} only")
+        label = f"{reading['sweep']['param']}=*" if "sweep" in reading else name
+        if own:
+            scoped[label] = "; ".join(own)
+    text += "".join(f" `{label}`: {what}." for label, what in scoped.items())
     if left:
         text += (f" Defined in the config but not run here (`sensitivity.run`): "
                  f"{', '.join(f'`{r}`' for r in left)}.")
@@ -221,10 +250,12 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                 ["claim", "duel", "dataset", "algorithm", "versus", "difference", "ci_low",
                  "ci_high", "p_value"]].round(4), index=False)
     doc.heading("Rounds, distance to the paper, cost")
-    boosters = summary[summary.algorithm != "C4.5"]
+    shared = shared_noise(summary)
+    levels = ", ".join(f"{round(100 * p)} %" for p in sorted(set(shared.noise.round(4))))
+    boosters = shared[shared.algorithm != "C4.5"]
     if len(boosters):
-        doc.paragraph("Mean boosting rounds used per reading (over datasets, noise levels and "
-                      "runs; the protocol allows 100):")
+        doc.paragraph(f"Mean boosting rounds used per reading (over datasets, runs and the "
+                      f"noise levels every reading has: {levels}; the protocol allows 100):")
         rounds = boosters.pivot_table(index="reading", columns="algorithm", values="rounds_mean",
                                       sort=False).round(1).reindex(order)
         rounds.columns.name = None
@@ -232,7 +263,7 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     near = nearest_to_published(summary, reference).set_index("reading").reindex(order)
     best = near.mean_abs_difference.idxmin()
     doc.paragraph(f"Distance to the published numbers (mean absolute difference over the Table 2 "
-                  f"and Table 4 cells): nearest is `{best}` "
+                  f"and Table 4 cells at {levels} noise): nearest is `{best}` "
                   f"({near.mean_abs_difference[best]:.2f} points). This is an observation; it "
                   "does not choose the primary reading, which the protocol fixes.")
     doc.table(near)
