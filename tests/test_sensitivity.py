@@ -228,6 +228,7 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     section = (workdir / "reports/sensitivity.md").read_text()
     assert "## Verdicts" in section and "figures/beta_curves.png" in section
     assert "table4_noise10" in section and "resample" in section
+    assert "WeightBoost β=0 " in section and "AdaBoost (primary)" in section
     html = (workdir / "reports/sensitivity.html").read_text()
     assert html.count("data:image/png;base64,") == 1
 
@@ -269,3 +270,22 @@ def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():
     assert p == 0.0  # three identical differences of +10 points
     c = a[a.repeat == 0].assign(algorithm="C")
     assert corrected_p(pd.concat([a, c]), "pima", 0.0, "A", "C") == 1.0
+
+
+def test_beta_table_averages_the_swept_learner_over_datasets_beside_adaboost(main_config):
+    from weightboost.report.sensitivity import beta_table
+
+    config = study_config(main_config)
+    rows = [{"reading": r, "dataset": d, "noise": p, "algorithm": a, "n_runs": 10,
+             "error_mean": e, "error_sd": 0.0, "rounds_mean": 5.0}
+            for r, a, base in [("beta=0", "WeightBoost", 0.20), ("beta=0.5", "WeightBoost", 0.10),
+                               ("primary", "AdaBoost", 0.30), ("beta=0", "AdaBoost", 0.30)]
+            for d, shift in [("pima", 0.0), ("breast_cancer", 0.02)]
+            for p, e in [(0.0, base + shift), (0.2, base + shift + 0.1)]]
+    table = beta_table(pd.DataFrame(rows), config)
+    assert list(table.index) == ["WeightBoost β=0", "WeightBoost β=0.5", "AdaBoost (primary)"]
+    assert list(table.columns) == ["0 % noise", "20 % noise"]
+    assert table.loc["WeightBoost β=0", "0 % noise"] == 21.0
+    assert table.loc["WeightBoost β=0.5", "20 % noise"] == 21.0
+    assert table.loc["AdaBoost (primary)", "0 % noise"] == 31.0
+    assert beta_table(pd.DataFrame(rows), study_config(main_config, run=["primary"])) is None

@@ -103,43 +103,73 @@ def _duel_rows(claim, k, reading, duel, folds, datasets):
     return rows
 
 
+BETA_REFERENCE = "AdaBoost"  # drawn beside the β curves: the booster WeightBoost modifies
+
+
+def beta_sweep(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
+    """The β sweep's summary rows of the swept algorithm, with a column ``beta`` (None if the
+    sweep was not run)."""
+    study = study_section(config)
+    sweep = (study.get("sweeps") or {}).get("beta")
+    values = {name: float(r["sweep"]["value"]) for name, r in readings(study).items()
+              if r.get("sweep", {}).get("param") == "beta"}
+    if not sweep or not values:
+        return None  # not defined, or defined but not run (sensitivity.run)
+    rows = summary[summary.reading.isin(values) & (summary.algorithm == sweep["algorithms"][0])]
+    return rows.assign(beta=rows.reading.map(values)).sort_values(["beta", "noise"])
+
+
+def beta_table(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
+    """Mean test error (%) over the datasets per β and noise level, and AdaBoost's under the
+    primary reading on the same runs."""
+    sweep = beta_sweep(summary, config)
+    if sweep is None or not len(sweep):
+        return None
+    def label(p):
+        return f"{round(100 * p)} % noise"
+
+    table = (100 * sweep.pivot_table(index="beta", columns="noise", values="error_mean")
+             ).round(2).rename(columns=label)
+    table.index = [f"WeightBoost β={b:g}" for b in table.index]
+    base = summary[(summary.reading == PRIMARY) & (summary.algorithm == BETA_REFERENCE)
+                   & summary.noise.isin(sweep.noise.unique())]
+    if len(base):
+        ref = (100 * base.groupby("noise").error_mean.mean()).round(2).rename(label)
+        table.loc[f"{BETA_REFERENCE} ({PRIMARY})"] = ref
+    table.columns.name = None
+    return table
+
+
 def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
-    """Error against the swept β per dataset, a line per noise level (WeightBoost)."""
+    """Error against the swept β per dataset, a line per noise level (WeightBoost), with
+    AdaBoost's error under the primary reading as a dashed level of the same colour."""
     import matplotlib.pyplot as plt
 
     study = study_section(config)
-    sweep = (study.get("sweeps") or {}).get("beta")
-    if not any(r.get("sweep", {}).get("param") == "beta" for r in readings(study).values()):
-        sweep = None  # defined but not run (sensitivity.run)
+    sweep = beta_sweep(summary, config)
     datasets = study["datasets"]
     cols = 4
     fig, axes = plt.subplots((len(datasets) + cols - 1) // cols, cols,
                              figsize=(10, 2.4 * ((len(datasets) + cols - 1) // cols)),
                              squeeze=False)
-    if sweep:
-        algorithm = sweep["algorithms"][0]
-        points = []
-        for name, reading in readings(study).items():
-            if reading.get("sweep", {}).get("param") == "beta":
-                points.append((float(reading["sweep"]["value"]), name))
-        points.sort()
-        names = {name for _, name in points}
-        levels = sorted(set(summary[summary.reading.isin(names)].noise.round(4)))
+    if sweep is not None:
+        levels = sorted(set(sweep.noise.round(4)))
         shades = plt.get_cmap("Reds")(np.linspace(0.35, 1.0, max(len(levels), 1)))
         for ax, d in zip(axes.flat, datasets):
             for shade, noise in zip(shades, levels):
-                ys = []
-                for _, name in points:
-                    row = summary[(summary.reading == name) & (summary.dataset == d)
-                                  & np.isclose(summary.noise, noise)
-                                  & (summary.algorithm == algorithm)]
-                    ys.append(100 * row.error_mean.iloc[0] if len(row) else np.nan)
-                ax.plot([p[0] for p in points], ys, marker="o", ms=3, color=shade,
+                line = sweep[(sweep.dataset == d) & np.isclose(sweep.noise, noise)]
+                ax.plot(line.beta, 100 * line.error_mean, marker="o", ms=3, color=shade,
                         label=f"{int(round(100 * noise))} % noise")
+                base = summary[(summary.reading == PRIMARY) & (summary.dataset == d)
+                               & np.isclose(summary.noise, noise)
+                               & (summary.algorithm == BETA_REFERENCE)]
+                if len(base):
+                    ax.axhline(100 * base.error_mean.iloc[0], color=shade, lw=0.8, ls="--")
             ax.set_title(DISPLAY.get(d, d))
             ax.set_xlabel("β")
         axes.flat[0].set_ylabel("test error (%)")
-        axes.flat[0].legend(fontsize=7, frameon=False)
+        axes.flat[0].legend(fontsize=7, frameon=False,
+                            title=f"dashed: {BETA_REFERENCE}", title_fontsize=7)
     else:
         fig.suptitle("the β sweep has not been run (config sensitivity.sweeps and .run)")
     for ax in list(axes.flat)[len(datasets):]:
@@ -204,7 +234,7 @@ def scope_text(config: dict) -> str:
 
 def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: pd.DataFrame,
                          duels: pd.DataFrame, reference: dict, beta_png: Path | None,
-                         scope: str = ""):
+                         scope: str = "", beta: pd.DataFrame | None = None):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -226,8 +256,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     matrix = verdicts.assign(cell=[
         ("—" if pd.isna(h) else ("✓ " if str(h) == "True" else "✗ ") + f"{w}/{t}/{l}")
         for h, w, t, l in zip(verdicts.holds, verdicts.wins, verdicts.ties, verdicts.losses)])
-    table = matrix.pivot(index="claim", columns="reading", values="cell")
-    table = table.reindex(columns=order, index=list(dict.fromkeys(verdicts.claim)))
+    table = matrix.pivot(index="reading", columns="claim", values="cell")
+    table = table.reindex(index=order, columns=list(dict.fromkeys(verdicts.claim)))
     table.columns.name = None
     doc.table(table)
     first = duels[(duels.duel == 0) & (duels.dataset == "all")]
@@ -270,7 +300,12 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.paragraph("Compute per reading (fit + predict seconds summed over its cells; `new_` "
                   "counts only the cells the primary reading does not share):")
     doc.table(timing.set_index("reading"))
+    if beta is not None:
+        doc.heading("WeightBoost's β")
+        doc.paragraph("Mean test error (%) over the datasets for each β of the sweep (the paper "
+                      "uses 0.5; its future work), beside AdaBoost's on the same runs:")
+        doc.table(beta)
     if beta_png is not None:
         doc.image(Path(beta_png), "WeightBoost's test error against β, per dataset and noise "
-                                  "level")
+                                  "level; dashed: AdaBoost under the primary reading")
     return doc
