@@ -229,6 +229,7 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     assert "## Verdicts" in section and "figures/beta_curves.png" in section
     assert "table4_noise10" in section and "resample" in section
     assert "WeightBoost β=0 " in section and "AdaBoost (primary)" in section
+    assert "| 0 % | 0.5 | β=0 |" in section  # β = 0.5 tested against β = 0, paired
     html = (workdir / "reports/sensitivity.html").read_text()
     assert html.count("data:image/png;base64,") == 1
 
