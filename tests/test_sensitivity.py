@@ -290,3 +290,17 @@ def test_beta_table_averages_the_swept_learner_over_datasets_beside_adaboost(mai
     assert table.loc["WeightBoost β=0.5", "20 % noise"] == 21.0
     assert table.loc["AdaBoost (primary)", "0 % noise"] == 31.0
     assert beta_table(pd.DataFrame(rows), study_config(main_config, run=["primary"])) is None
+
+
+def test_chosen_c_table_counts_each_training_fold_once():
+    from weightboost.report.sensitivity import chosen_c_table
+
+    rows = [{"reading": r, "cell": "WeightDecay-cv", "dataset": "pima", "noise": 0.1,
+             "repeat": 0, "fold": f, "chosen_C": c}
+            for r in ("weight_decay_cv", "other_reading_same_cell")
+            for f, c in enumerate([0.003, 0.01, 0.003])]
+    rows.append({"reading": "primary", "cell": "WeightDecay", "dataset": "pima", "noise": 0.1,
+                 "repeat": 0, "fold": 0, "chosen_C": np.nan})
+    table = chosen_c_table(pd.DataFrame(rows))
+    assert table.loc["Pima", "10 % noise"] == "0.003 ×2, 0.01 ×1"
+    assert chosen_c_table(pd.DataFrame(rows[-1:])) is None

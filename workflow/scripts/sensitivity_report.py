@@ -8,8 +8,9 @@ import pandas as pd
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report.reference import load_reference
-from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table, scope_text,
-                                            sensitivity_document, verdict_tables)
+from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
+                                            chosen_c_table, scope_text, sensitivity_document,
+                                            verdict_tables)
 from weightboost.workflow_support import run_step
 
 
@@ -26,7 +27,8 @@ def main(smk):
                                pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels),
                                reference, Path(smk.output.beta), scope_text(smk.params.config),
                                beta_table(summary, smk.params.config),
-                               beta_duels(folds, summary, smk.params.config))
+                               beta_duels(folds, summary, smk.params.config),
+                               chosen_c_table(folds))
     out = Path(smk.output.md).parent
     write_text_atomic(smk.output.md, doc.markdown(out))
     write_text_atomic(smk.output.html, doc.html())

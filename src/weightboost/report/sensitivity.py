@@ -172,6 +172,25 @@ def beta_duels(folds: pd.DataFrame, summary: pd.DataFrame, config: dict) -> pd.D
     return pd.DataFrame(rows)
 
 
+def chosen_c_table(folds: pd.DataFrame) -> pd.DataFrame | None:
+    """Weight Decay's C as the inner cross-validation chose it, per dataset and noise level:
+    each chosen value with the number of training folds that chose it (None if no reading
+    chooses C)."""
+    chosen = folds.dropna(subset=["chosen_C"]).drop_duplicates(
+        ["cell", "dataset", "noise", "repeat", "fold"])
+    if not len(chosen):
+        return None
+
+    def counts(values):
+        tally = values.value_counts().sort_index()
+        return ", ".join(f"{c:g} ×{k}" for c, k in tally.items())
+
+    table = chosen.groupby(["dataset", "noise"], sort=False).chosen_C.apply(counts).unstack()
+    table.columns = [f"{round(100 * p)} % noise" for p in table.columns]
+    table.index = [DISPLAY.get(d, d) for d in table.index]
+    return table
+
+
 def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
     """Error against the swept β per dataset, a line per noise level (WeightBoost), with
     AdaBoost's error under the primary reading as a dashed level of the same colour."""
@@ -267,7 +286,8 @@ def scope_text(config: dict) -> str:
 def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: pd.DataFrame,
                          duels: pd.DataFrame, reference: dict, beta_png: Path | None,
                          scope: str = "", beta: pd.DataFrame | None = None,
-                         beta_tests: pd.DataFrame | None = None):
+                         beta_tests: pd.DataFrame | None = None,
+                         chosen_c: pd.DataFrame | None = None):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -333,6 +353,11 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.paragraph("Compute per reading (fit + predict seconds summed over its cells; `new_` "
                   "counts only the cells the primary reading does not share):")
     doc.table(timing.set_index("reading"))
+    if chosen_c is not None:
+        doc.paragraph("Weight Decay's C as the inner 5-fold cross-validation chose it in each "
+                      "outer training fold (value ×folds; the fixed C of the other readings is "
+                      "0.003):")
+        doc.table(chosen_c)
     if beta is not None:
         doc.heading("WeightBoost's β")
         doc.paragraph("Mean test error (%) over the datasets for each β of the sweep (the paper "
