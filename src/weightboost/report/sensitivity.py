@@ -130,7 +130,7 @@ def beta_table(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
 
     table = (100 * sweep.pivot_table(index="beta", columns="noise", values="error_mean")
              ).round(2).rename(columns=label)
-    table.index = [f"WeightBoost β={b:g}" for b in table.index]
+    table.index = pd.Index([f"WeightBoost β={b:g}" for b in table.index], name="learner")
     base = summary[(summary.reading == PRIMARY) & (summary.algorithm == BETA_REFERENCE)
                    & summary.noise.isin(sweep.noise.unique())]
     if len(base):
@@ -187,7 +187,7 @@ def chosen_c_table(folds: pd.DataFrame) -> pd.DataFrame | None:
 
     table = chosen.groupby(["dataset", "noise"], sort=False).chosen_C.apply(counts).unstack()
     table.columns = [f"{round(100 * p)} % noise" for p in table.columns]
-    table.index = [DISPLAY.get(d, d) for d in table.index]
+    table.index = pd.Index([DISPLAY.get(d, d) for d in table.index], name="dataset")
     return table
 
 
