@@ -219,13 +219,15 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
             ax.set_title(DISPLAY.get(d, d))
             ax.set_xlabel("β")
         axes.flat[0].set_ylabel("test error (%)")
-        axes.flat[0].legend(fontsize=7, frameon=False,
-                            title=f"dashed: {BETA_REFERENCE}", title_fontsize=7)
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8,
+                   frameon=False, title=f"WeightBoost by noise level; dashed: {BETA_REFERENCE}",
+                   title_fontsize=8)
     else:
         fig.suptitle("the β sweep has not been run (config sensitivity.sweeps and .run)")
     for ax in list(axes.flat)[len(datasets):]:
         ax.axis("off")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return save(fig, stem)
 
 
