@@ -304,3 +304,16 @@ def test_chosen_c_table_counts_each_training_fold_once():
     table = chosen_c_table(pd.DataFrame(rows))
     assert table.loc["Pima", "10 % noise"] == "0.003 ×2, 0.01 ×1"
     assert chosen_c_table(pd.DataFrame(rows[-1:])) is None
+
+
+def test_noise_table_gives_error_and_rounds_per_level_under_one_reading():
+    from weightboost.report.sensitivity import noise_table
+
+    rows = [{"reading": r, "dataset": d, "noise": p, "algorithm": "AdaBoost", "n_runs": 10,
+             "error_mean": e + 0.1 * p, "error_sd": 0.0, "rounds_mean": 100 - 100 * p}
+            for r in ("primary", "resample") for d, e in (("pima", 0.2), ("wdbc", 0.1))
+            for p in (0.0, 0.2)]
+    table = noise_table(pd.DataFrame(rows))
+    assert table.loc["AdaBoost", "0 % noise"] == "15.00 (100)"
+    assert table.loc["AdaBoost", "20 % noise"] == "17.00 (80)"
+    assert noise_table(pd.DataFrame([r for r in rows if r["noise"] == 0.0])) is None

@@ -231,6 +231,21 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
     return save(fig, stem)
 
 
+def noise_table(summary: pd.DataFrame, reading: str = PRIMARY) -> pd.DataFrame | None:
+    """Under one reading: each algorithm's mean test error (%) over the datasets, and its mean
+    rounds, per noise level (None if the reading has fewer than two levels)."""
+    part = summary[summary.reading == reading]
+    if part.noise.nunique() < 2:
+        return None
+    order = list(dict.fromkeys(part.algorithm))
+    error = part.pivot_table(index="algorithm", columns="noise", values="error_mean")
+    rounds = part.pivot_table(index="algorithm", columns="noise", values="rounds_mean")
+    table = pd.DataFrame({f"{round(100 * p)} % noise": [
+        f"{100 * error.loc[a, p]:.2f} ({rounds.loc[a, p]:.0f})" for a in order]
+        for p in error.columns}, index=pd.Index(order, name="algorithm"))
+    return table
+
+
 def shared_noise(summary: pd.DataFrame) -> pd.DataFrame:
     """The summary rows at the noise levels every reading has, so that readings run at more
     levels (the β sweep) are compared with the others on equal terms."""
@@ -334,6 +349,12 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
             doc.table(per.assign(dataset=per.dataset.map(lambda d: DISPLAY.get(d, d)))[
                 ["claim", "duel", "dataset", "algorithm", "versus", "difference", "ci_low",
                  "ci_high", "p_value"]].round(4), index=False)
+    noise = noise_table(summary)
+    if noise is not None:
+        doc.heading("Label noise")
+        doc.paragraph(f"Under `{PRIMARY}`: mean test error (%) over the datasets per noise level, "
+                      "and in brackets the mean boosting rounds used (of 100):")
+        doc.table(noise)
     doc.heading("Rounds, distance to the paper, cost")
     shared = shared_noise(summary)
     levels = ", ".join(f"{round(100 * p)} %" for p in sorted(set(shared.noise.round(4))))
