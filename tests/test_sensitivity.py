@@ -317,3 +317,20 @@ def test_noise_table_gives_error_and_rounds_per_level_under_one_reading():
     assert table.loc["AdaBoost", "0 % noise"] == "15.00 (100)"
     assert table.loc["AdaBoost", "20 % noise"] == "17.00 (80)"
     assert noise_table(pd.DataFrame([r for r in rows if r["noise"] == 0.0])) is None
+
+
+def test_the_committed_study_is_the_one_the_config_defines(main_config):
+    # `snakemake sensitivity` on the committed config reproduces results/sensitivity/: every
+    # (reading, noise, algorithm) of its plan is in folds.csv with its cell and repeats, and
+    # nothing else is
+    from conftest import ROOT
+
+    folds = pd.read_csv(ROOT / "results/sensitivity/folds.csv")
+    table = plan(main_config)
+    key = ["reading", "noise", "algorithm", "cell"]
+    committed = folds.groupby(key, sort=False).repeat.nunique().rename("repeats").reset_index()
+    expected = table[key + ["repeats"]]
+    merged = committed.merge(expected, on=key, how="outer", indicator=True)
+    assert (merged._merge == "both").all(), merged[merged._merge != "both"]
+    assert (merged.repeats_x == merged.repeats_y).all()
+    assert (folds.groupby(key).fold.nunique() == main_config["experiment"]["folds"]).all()
