@@ -100,11 +100,8 @@ def readings(study: dict, selected: bool = True) -> dict[str, dict]:
         for value in sweep["values"]:
             name = f"{param}={format_value(value)}"
             out[name] = {"params": {param: value}, "algorithms": list(sweep["algorithms"]),
-                         "sweep": {"param": param, "value": value}}
-    for reading in out.values():
-        for key in ("noise_levels", "repeats"):
-            if key in (study.get("sweeps") or {}).get(reading.get("sweep", {}).get("param"), {}):
-                reading[key] = study["sweeps"][reading["sweep"]["param"]][key]
+                         "sweep": {"param": param, "value": value},
+                         **{k: sweep[k] for k in ("noise_levels", "repeats") if k in sweep}}
     run = study.get("run")
     if selected and run is not None:
         out = {name: r for name, r in out.items()
@@ -228,26 +225,20 @@ def study_timing(cells: dict[str, pd.DataFrame], table: pd.DataFrame) -> pd.Data
     """Compute cost per reading (fit + predict seconds summed over the folds it reads): all of
     them, and those the primary reading does not read (``new_``). ``cells`` counts distinct
     learners. Measurements of the machine, like the timing columns of the primary tables."""
-    def runs(part):
-        keys = set()
-        for row in part.itertuples(index=False):
-            frame = _used(cells[row.cell], row)
-            keys |= {(row.cell, *k) for k in zip(frame.dataset, frame.noise, frame.repeat,
-                                                   frame.fold)}
-        return keys
+    run = ["cell", "dataset", "noise", "repeat", "fold"]
 
-    seconds = {}
-    for name, frame in cells.items():
-        cost = frame.fit_seconds + frame.predict_seconds
-        seconds.update({(name, *k): float(c) for k, c in zip(
-            zip(frame.dataset, frame.noise, frame.repeat, frame.fold), cost)})
-    primary = runs(table[table.reading == PRIMARY])
+    def runs(part):
+        frames = [_used(cells[row.cell], row).assign(cell=row.cell)
+                  for row in part.itertuples(index=False)]
+        return pd.concat(frames, ignore_index=True).drop_duplicates(run)
+
+    primary = runs(table[table.reading == PRIMARY])[run]
     rows = []
     for reading, part in table.groupby("reading", sort=False):
         used = runs(part)
-        new = used - primary
+        seconds = used.fit_seconds + used.predict_seconds
+        new = used.merge(primary, on=run, how="left", indicator=True)._merge == "left_only"
         rows.append({"reading": reading, "cells": part.cell.nunique(),
-                     "seconds": sum(seconds[k] for k in used),
-                     "new_cells": len({k[0] for k in new}),
-                     "new_seconds": sum(seconds[k] for k in new)})
+                     "seconds": float(seconds.sum()), "new_cells": used.cell[new.values].nunique(),
+                     "new_seconds": float(seconds[new.values].sum())})
     return pd.DataFrame(rows).round(1)

@@ -35,6 +35,11 @@ DUEL_COLUMNS = ["claim", "duel", "reading", "dataset", "noise", "algorithm", "ve
                 "difference", "ci_low", "ci_high", "p_value", "test"]
 
 
+def _percent(p) -> str:
+    """A noise level as the report writes it: 0.1 -> "10 %"."""
+    return f"{round(100 * float(p))} %"
+
+
 def _pair(folds, dataset, noise, a, b):
     """The corrected t-test of a against b on the runs (repeat, fold) both have."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
@@ -119,6 +124,11 @@ def beta_sweep(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
     return rows.assign(beta=rows.reading.map(values)).sort_values(["beta", "noise"])
 
 
+def _reference(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary rows drawn beside the β sweep: AdaBoost under the primary reading."""
+    return summary[(summary.reading == PRIMARY) & (summary.algorithm == BETA_REFERENCE)]
+
+
 def beta_table(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
     """Mean test error (%) over the datasets per β and noise level, and AdaBoost's under the
     primary reading on the same runs."""
@@ -126,13 +136,13 @@ def beta_table(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
     if sweep is None or not len(sweep):
         return None
     def label(p):
-        return f"{round(100 * p)} % noise"
+        return f"{_percent(p)} noise"
 
     table = (100 * sweep.pivot_table(index="beta", columns="noise", values="error_mean")
              ).round(2).rename(columns=label)
     table.index = pd.Index([f"WeightBoost β={b:g}" for b in table.index], name="learner")
-    base = summary[(summary.reading == PRIMARY) & (summary.algorithm == BETA_REFERENCE)
-                   & summary.noise.isin(sweep.noise.unique())]
+    base = _reference(summary)
+    base = base[base.noise.isin(sweep.noise.unique())]
     if len(base):
         ref = (100 * base.groupby("noise").error_mean.mean()).round(2).rename(label)
         table.loc[f"{BETA_REFERENCE} ({PRIMARY})"] = ref
@@ -151,19 +161,19 @@ def beta_duels(folds: pd.DataFrame, summary: pd.DataFrame, config: dict) -> pd.D
     algorithm = sweep.algorithm.iloc[0]
     names = sweep.drop_duplicates("reading").set_index("beta").reading.sort_index()
     base = names.iloc[0]
+    datasets = study_section(config)["datasets"]
     rows = []
     for noise in sorted(set(sweep.noise.round(4))):
         for beta, name in names.iloc[1:].items():
             pick = folds[folds.reading.isin([name, base]) & (folds.algorithm == algorithm)]
             pick = pick.assign(algorithm=pick.reading)
-            tests = [r for d in study_section(config)["datasets"]
-                     if (r := _pair(pick, d, noise, name, base)) is not None]
+            tests = [r for d in datasets if (r := _pair(pick, d, noise, name, base)) is not None]
             if not tests:
                 continue
             over = across_datasets([t.mean for t in tests])
             lower = sum(t.p_value < 0.05 and t.mean < 0 for t in tests)
             higher = sum(t.p_value < 0.05 and t.mean > 0 for t in tests)
-            rows.append({"noise": f"{round(100 * noise)} %", "β": f"{beta:g}",
+            rows.append({"noise": _percent(noise), "β": f"{beta:g}",
                          "versus": f"β={names.index[0]:g}",
                          "difference": f"{over.mean:+.2f}" + (
                              "" if np.isnan(over.low) else f" [{over.low:+.2f}, {over.high:+.2f}]"),
@@ -186,7 +196,7 @@ def chosen_c_table(folds: pd.DataFrame) -> pd.DataFrame | None:
         return ", ".join(f"{c:g} ×{k}" for c, k in tally.items())
 
     table = chosen.groupby(["dataset", "noise"], sort=False).chosen_C.apply(counts).unstack()
-    table.columns = [f"{round(100 * p)} % noise" for p in table.columns]
+    table.columns = [f"{_percent(p)} noise" for p in table.columns]
     table.index = pd.Index([DISPLAY.get(d, d) for d in table.index], name="dataset")
     return table
 
@@ -205,15 +215,14 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
                              squeeze=False)
     if sweep is not None:
         levels = sorted(set(sweep.noise.round(4)))
+        reference = _reference(summary)
         shades = plt.get_cmap("Reds")(np.linspace(0.35, 1.0, max(len(levels), 1)))
         for ax, d in zip(axes.flat, datasets):
             for shade, noise in zip(shades, levels):
                 line = sweep[(sweep.dataset == d) & np.isclose(sweep.noise, noise)]
                 ax.plot(line.beta, 100 * line.error_mean, marker="o", ms=3, color=shade,
-                        label=f"{int(round(100 * noise))} % noise")
-                base = summary[(summary.reading == PRIMARY) & (summary.dataset == d)
-                               & np.isclose(summary.noise, noise)
-                               & (summary.algorithm == BETA_REFERENCE)]
+                        label=f"{_percent(noise)} noise")
+                base = reference[(reference.dataset == d) & np.isclose(reference.noise, noise)]
                 if len(base):
                     ax.axhline(100 * base.error_mean.iloc[0], color=shade, lw=0.8, ls="--")
             ax.set_title(DISPLAY.get(d, d))
@@ -240,7 +249,7 @@ def noise_table(summary: pd.DataFrame, reading: str = PRIMARY) -> pd.DataFrame |
     order = list(dict.fromkeys(part.algorithm))
     error = part.pivot_table(index="algorithm", columns="noise", values="error_mean")
     rounds = part.pivot_table(index="algorithm", columns="noise", values="rounds_mean")
-    table = pd.DataFrame({f"{round(100 * p)} % noise": [
+    table = pd.DataFrame({f"{_percent(p)} noise": [
         f"{100 * error.loc[a, p]:.2f} ({rounds.loc[a, p]:.0f})" for a in order]
         for p in error.columns}, index=pd.Index(order, name="algorithm"))
     return table
@@ -279,14 +288,13 @@ def scope_text(config: dict) -> str:
     left = [name for name in defined if name not in run]
     text = (f"Scope: readings {', '.join(f'`{r}`' for r in run)}; "
             f"{len(study['datasets'])} datasets; noise "
-            f"{', '.join(f'{round(100 * float(p))} %' for p in study['noise_levels'])}; "
+            f"{', '.join(map(_percent, study['noise_levels']))}; "
             f"{study['repeats']} repeats of {config['experiment']['folds']}-fold CV.")
     scoped = {}
     for name, reading in readings(study).items():
         own = []
         if "noise_levels" in reading:
-            own.append("noise " + ", ".join(f"{round(100 * float(p))} %"
-                                            for p in reading["noise_levels"]))
+            own.append("noise " + ", ".join(map(_percent, reading["noise_levels"])))
         if "repeats" in reading:
             r = int(reading["repeats"])
             own.append("repeat 0 only" if r == 1 else f"repeats 0-{r - 1} only")
@@ -357,7 +365,7 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
         doc.table(noise)
     doc.heading("Rounds, distance to the paper, cost")
     shared = shared_noise(summary)
-    levels = ", ".join(f"{round(100 * p)} %" for p in sorted(set(shared.noise.round(4))))
+    levels = ", ".join(map(_percent, sorted(set(shared.noise.round(4)))))
     boosters = shared[shared.algorithm != "C4.5"]
     if len(boosters):
         doc.paragraph(f"Mean boosting rounds used per reading (over datasets, runs and the "
