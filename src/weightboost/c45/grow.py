@@ -135,7 +135,8 @@ def grow(view, y, n_classes, w_root, settings):
     root = NodeSample(np.arange(n).astype(np.int32), w_root.copy(), view.ptr.copy(),
                       view.rows.copy(), view.vals.copy(), np.arange(n_slots).astype(np.int64))
     stack = [(0, root)]
-    scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1)
+    scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1,
+                           n)
     position = np.empty(n_attributes, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
     for a in range(n_attributes):

@@ -41,31 +41,109 @@ def min_split_weight(known, n_classes, min_obj):
 
 
 @njit(cache=True, inline="always")
-def two_way_gain(left, right, left_weight, right_weight, default_ent, known, node_weight):
-    """Info gain of a binary cut with these class weights on each side."""
-    acc = 0.0
-    for j in range(left.shape[0]):
-        acc += lnfunc(left[j]) + lnfunc(right[j])
-    after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
-    return gain_from_entropies(default_ent, after, known, node_weight)
+def off_x_log_x(x):
+    """``lnfunc(x)`` is 0 there, not x ln x (and the gain not convex along a line)."""
+    return 0.0 < x < 1e-6
 
 
 @njit(cache=True, inline="always")
-def consider_cut(value, following, left, right, left_weight, known, min_split, default_ent,
-                 node_weight, best):
-    """A candidate cut between two sorted values more than 1e-5 apart: if it leaves at least
-    minSplit on each side, it is counted in ``tries`` and kept if its gain beats the best by
-    more than 1e-6 (the first of equal cuts wins). ``best`` = (gain, low value, high value,
-    left weight, found, tries)."""
-    right_weight = known - left_weight
-    if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-        best_gain, low, high, best_left, found, tries = best
-        gain = two_way_gain(left, right, left_weight, right_weight, default_ent, known,
-                            node_weight)
-        if gain - best_gain > SMALL:
-            return gain, value, following, left_weight, True, tries + 1
-        return best_gain, low, high, best_left, found, tries + 1
+def cut_gain(left, right, left_weight, right_weight, default_ent, known, node_weight):
+    """Info gain of a binary cut with these class weights on each side, as (gain, raw gain,
+    clean): the raw gain is the gain before a numerator within 1e-6 of zero is set to 0;
+    ``clean`` says that no weight lies in (0, 1e-6), where ``lnfunc`` is 0 instead of x ln x."""
+    acc = 0.0
+    clean = not (off_x_log_x(left_weight) or off_x_log_x(right_weight))
+    for j in range(left.shape[0]):
+        acc += lnfunc(left[j]) + lnfunc(right[j])
+        if off_x_log_x(left[j]) or off_x_log_x(right[j]):
+            clean = False
+    after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
+    numerator = default_ent - after
+    raw = (1.0 - (node_weight - known) / node_weight) * numerator / known
+    return (0.0 if abs(numerator) < SMALL else raw), raw, clean
+
+
+@njit(cache=True, inline="always")
+def keep_better(best, gain, low, high, left_weight):
+    """J48's scan: a cut is counted in ``tries`` and kept if its gain beats the best by more
+    than 1e-6 (the first of equal cuts wins). ``best`` = (gain, low value, high value, left
+    weight, found, tries)."""
+    best_gain, best_low, best_high, best_left, found, tries = best
+    if gain - best_gain > SMALL:
+        return gain, low, high, left_weight, True, tries + 1
+    return best_gain, best_low, best_high, best_left, found, tries + 1
+
+
+@njit(cache=True, inline="always")
+def skipped_gain(q, line, left, right, known, default_ent, node_weight, skipped):
+    """``cut_gain`` of skipped candidate q (its weights of the line's class set in place)."""
+    at_left, at_right, at_weight = skipped[0], skipped[1], skipped[2]
+    left[line], right[line] = at_left[q], at_right[q]
+    return cut_gain(left, right, at_weight[q], known - at_weight[q], default_ent, known,
+                    node_weight)
+
+
+@njit(cache=True)
+def improve_along_line(best, line, n_skipped, unsure, left, right, known, default_ent,
+                       node_weight, anchor_raw, last_gain, skipped):
+    """The best after the candidates skipped along one line (see ``numeric_split``) when the
+    last of them (of gain ``last_gain``) may beat the best, as the scan decides it.
+
+    Along the line the gain is convex and the anchor's does not beat the best by more than
+    1e-6, so the candidates that do form a suffix on which the gain is non-decreasing: the
+    scan's successive improvements (each the first candidate beating the current best by more
+    than 1e-6) are found by galloping and bisection. Where convexity is not certain
+    (``unsure``: a weight where ``lnfunc`` is not x ln x; a node lighter than 1; an anchor
+    beating the best) every candidate is evaluated in order."""
+    at_weight, at_low, at_high = skipped[2], skipped[3], skipped[4]
+    keep_left, keep_right = left[line], right[line]
+    last = n_skipped - 1
+    best_gain, low, high, best_left, found, tries = best
+    if unsure or node_weight < 1.0 or anchor_raw - best_gain > SMALL:
+        for q in range(last):
+            g = skipped_gain(q, line, left, right, known, default_ent, node_weight, skipped)[0]
+            best = keep_better(best, g, at_low[q], at_high[q], at_weight[q])
+        best = keep_better(best, last_gain, at_low[last], at_high[last], at_weight[last])
+    else:
+        done = -1  # candidates up to here are decided
+        while last_gain - best_gain > SMALL:
+            # the first candidate after ``done`` beating best_gain by more than 1e-6
+            lo, hi = done + 1, last
+            step = 1
+            while lo < hi:
+                probe = lo + step - 1
+                if probe >= hi:
+                    break
+                g = skipped_gain(probe, line, left, right, known, default_ent, node_weight,
+                                 skipped)[0]
+                if g - best_gain > SMALL:
+                    hi = probe
+                    break
+                lo = probe + 1
+                step *= 2
+            while lo < hi:
+                mid = (lo + hi) // 2
+                g = skipped_gain(mid, line, left, right, known, default_ent, node_weight,
+                                 skipped)[0]
+                if g - best_gain > SMALL:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            best_gain = skipped_gain(lo, line, left, right, known, default_ent, node_weight,
+                                     skipped)[0]
+            low, high, best_left, found = at_low[lo], at_high[lo], at_weight[lo], True
+            done = lo
+        best = (best_gain, low, high, best_left, found, tries + n_skipped)
+    left[line], right[line] = keep_left, keep_right
     return best
+
+
+@njit(cache=True, inline="always")
+def merge_class(seen, cls):
+    """The class of every element moved so far: -1 none yet, -2 several."""
+    if seen == -1:
+        return cls
+    return seen if seen == cls else -2
 
 
 @njit(cache=True, inline="always")
@@ -98,8 +176,19 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     have a missing value, or with ``implicit_zero`` the value 0: in the sorted order the zeros
     form one block of equal values, which the scan crosses in one step (its class weights are
     the node's less those of the entries), so that the cost is that of the entries.
-    ``buffers``: (left, right, entry_totals), each of length n_classes."""
-    left, right, entry_totals = buffers
+
+    The result is that of J48's scan, which computes the gain of every candidate cut, but
+    most gains are not computed (Fayyad & Irani's boundary points, docs/algorithms.md §5.3):
+    while every element moved left since the last evaluated cut (the *anchor*) is of one
+    class, the class weights of the candidates lie on one line, along which the gain is a
+    convex function; their states are recorded, and when the line ends, the last is evaluated
+    and the others are decided without their gains (``improve_along_line``).
+
+    ``buffers``: (left, right, entry_totals), each of length n_classes, and the skipped
+    candidates' (left weight of the line's class, right weight of it, left weight, value,
+    following value), each of length at least the number of entries."""
+    left, right, entry_totals, skipped = buffers
+    at_left, at_right, at_weight, at_low, at_high = skipped
     c = vals.shape[0]
     if implicit_zero:
         n_zero = m - c
@@ -128,41 +217,87 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     left[:] = 0.0
     left_weight = 0.0
     best = (0.0, 0.0, 0.0, 0.0, False, 0)
-    if n_zero == 0:
-        # every instance has an entry: move entry k left, then look at the gap to entry k + 1
-        for k in range(c - 1):
-            i = loc[k]
-            left[local_y[i]] += w[i]
-            right[local_y[i]] -= w[i]
-            left_weight += w[i]
-            if vals[k] + 1e-5 < vals[k + 1]:
-                best = consider_cut(vals[k], vals[k + 1], left, right, left_weight, known,
-                                    min_split, default_ent, node_weight, best)
-    else:
-        # elements in sorted order: entries below 0, the zero block, the entries above 0
-        negatives = 0
-        while negatives < c and vals[negatives] < 0.0:
-            negatives += 1
-        for e in range(c):
-            # move element e to the left side, then look at the gap to element e + 1
-            if e == negatives:
-                value = 0.0
-                for j in range(n_classes):
-                    moved = node_totals[j] - entry_totals[j]
-                    left[j] += moved
-                    right[j] -= moved
-                    left_weight += moved
+    # the elements in sorted order: the entries, with the zero block (if any) after the
+    # negative ones, at element index zero_at
+    zero_at = -1
+    if n_zero > 0:
+        zero_at = 0
+        while zero_at < c and vals[zero_at] < 0.0:
+            zero_at += 1
+    n_elements = c + 1 if n_zero > 0 else c
+    anchored, anchor_raw, anchor_clean = False, 0.0, False
+    line, tail = -1, -1            # class of the elements moved since the anchor / last cut
+    n_skipped, skipped_line, off_curve = 0, -1, False
+    for e in range(n_elements):
+        # move element e to the left side, then look at the gap to element e + 1; the last
+        # element has no gap after it and only ends the line
+        k = e if zero_at < 0 or e < zero_at else e - 1
+        final = e == n_elements - 1
+        cls = -2 if e == zero_at or final else local_y[loc[k]]
+        line = merge_class(line, cls)
+        tail = merge_class(tail, cls)
+        if n_skipped > 0 and line == -2:
+            # the line ended at its last skipped candidate: evaluate it, decide the others
+            last = n_skipped - 1
+            keep_left, keep_right = left[skipped_line], right[skipped_line]
+            left[skipped_line], right[skipped_line] = at_left[last], at_right[last]
+            gain, raw, clean = cut_gain(left, right, at_weight[last], known - at_weight[last],
+                                        default_ent, known, node_weight)
+            if last == 0 or (clean and not off_curve and node_weight >= 1.0
+                             and max(anchor_raw, raw) - best[0] <= SMALL):
+                # convexity: no skipped candidate but the last can change the best
+                best_gain, low, high, best_left, found, tries = best
+                best = keep_better((best_gain, low, high, best_left, found, tries + last),
+                                   gain, at_low[last], at_high[last], at_weight[last])
             else:
-                k = e if e < negatives else e - 1
-                i = loc[k]
-                value = vals[k]
-                left[local_y[i]] += w[i]
-                right[local_y[i]] -= w[i]
-                left_weight += w[i]
-            following = 0.0 if e + 1 == negatives else vals[e + 1 if e + 1 < negatives else e]
-            if value + 1e-5 < following:
-                best = consider_cut(value, following, left, right, left_weight, known,
-                                    min_split, default_ent, node_weight, best)
+                best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
+                                          left, right, known, default_ent, node_weight,
+                                          anchor_raw, gain, skipped)
+            left[skipped_line], right[skipped_line] = keep_left, keep_right
+            anchor_raw, anchor_clean = raw, clean
+            n_skipped, off_curve = 0, False
+            line = tail
+        if final:
+            break
+        if e == zero_at:
+            value = 0.0
+            for j in range(n_classes):
+                moved = node_totals[j] - entry_totals[j]
+                left[j] += moved
+                right[j] -= moved
+                left_weight += moved
+        else:
+            i = loc[k]
+            value = vals[k]
+            left[cls] += w[i]
+            right[cls] -= w[i]
+            left_weight += w[i]
+        if e + 1 == zero_at:
+            following = 0.0
+        else:
+            following = vals[e + 1 if zero_at < 0 or e + 1 < zero_at else e]
+        if value + 1e-5 < following:
+            right_weight = known - left_weight
+            if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
+                if anchored and anchor_clean and line >= 0:
+                    # on a line from the anchor: record the state, skip the gain
+                    at_left[n_skipped] = left[line]
+                    at_right[n_skipped] = right[line]
+                    at_weight[n_skipped] = left_weight
+                    at_low[n_skipped] = value
+                    at_high[n_skipped] = following
+                    off_curve |= off_x_log_x(left[line]) or off_x_log_x(right[line]) or \
+                        off_x_log_x(left_weight) or off_x_log_x(right_weight)
+                    n_skipped += 1
+                    skipped_line = line
+                else:
+                    gain, anchor_raw, anchor_clean = cut_gain(
+                        left, right, left_weight, right_weight, default_ent, known,
+                        node_weight)
+                    best = keep_better(best, gain, value, following, left_weight)
+                    anchored = True
+                    line = -1
+                tail = -1
     best_gain, best_low, best_high, best_left_weight, found, tries = best
     if not found:  # no cut gained more than 1e-6: invalid whatever MDL says
         return False, 0.0, 0.0, 0.0
@@ -253,11 +388,13 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
 
 
 @njit(cache=True)
-def make_scratch(n_attributes, n_classes, max_values):
+def make_scratch(n_attributes, n_classes, max_values, n_rows):
     """Buffers for ``select_split``, allocated once per tree."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes)),
+            (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes),
+             (np.empty(n_rows), np.empty(n_rows), np.empty(n_rows), np.empty(n_rows),
+              np.empty(n_rows))),
             np.empty((max(max_values, 1), n_classes)))
 
 

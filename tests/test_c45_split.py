@@ -1,0 +1,124 @@
+"""The numeric split scan skips most gains (boundary points) yet must choose exactly what J48's
+scan, which computes every gain, chooses; and compiled kernels must follow their sources."""
+
+import math
+
+import numpy as np
+import pytest
+
+from weightboost.c45 import kernel_cache
+from weightboost.c45.split import numeric_split
+from weightboost.c45.tree import GrowSettings
+
+SMALL = 1e-6
+
+
+def lnfunc(x):
+    return 0.0 if x < 1e-6 else x * math.log(x)
+
+
+def j48_scan(values, y, w, n_classes, min_obj=2.0, implicit_zero=False):
+    """J48's C45Split.handleNumericAttribute written plainly: every gap between sorted values
+    more than 1e-5 apart with minSplit on both sides is a try, and its gain is computed."""
+    values = np.asarray(values, dtype=float)
+    node = np.bincount(y, weights=w, minlength=n_classes)
+    W = node.sum()
+    known_rows = np.flatnonzero(~np.isnan(values))
+    order = known_rows[np.argsort(values[known_rows], kind="stable")]
+    right = np.bincount(y[order], weights=w[order], minlength=n_classes)
+    K = right.sum()
+    min_split = min(max(0.1 * K / n_classes, min_obj), 25.0)
+    if len(order) < 2 * min_split:
+        return False, 0.0, 0.0, 0.0
+    old_ent = (lnfunc(K) - sum(lnfunc(v) for v in right)) / math.log(2)
+    left = np.zeros(n_classes)
+    best, tries, best_at = 0.0, 0, None
+    for k in range(len(order) - 1):
+        i = order[k]
+        left[y[i]] += w[i]
+        right[y[i]] -= w[i]
+        a, b = values[i], values[order[k + 1]]
+        lw = left.sum()
+        if not a + 1e-5 < b or lw < min_split - SMALL or K - lw < min_split - SMALL:
+            continue
+        tries += 1
+        after = (lnfunc(lw) + lnfunc(K - lw)
+                 - sum(lnfunc(v) for v in left) - sum(lnfunc(v) for v in right)) / math.log(2)
+        numerator = old_ent - after
+        gain = 0.0 if abs(numerator) < SMALL else (K / W) * numerator / K
+        if gain - best > SMALL:
+            best, best_at = gain, (a, b, lw)
+    if best_at is None:
+        return False, 0.0, 0.0, 0.0
+    best -= math.log(tries) / math.log(2) / W
+    return best > SMALL, best, best_at[0], best_at[1]
+
+
+def scan(values, y, w, n_classes, implicit_zero=False):
+    """The kernel on the entries of one attribute (all instances at one node)."""
+    values = np.asarray(values, dtype=float)
+    stored = np.flatnonzero(values != 0.0) if implicit_zero else np.flatnonzero(~np.isnan(values))
+    order = stored[np.argsort(values[stored], kind="stable")]
+    m = len(y)
+    buffers = (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes),
+               tuple(np.empty(m) for _ in range(5)))
+    totals = np.bincount(y, weights=w, minlength=n_classes)
+    return numeric_split(values[order].copy(), order.astype(np.int32), y.astype(np.int64), w, m,
+                         n_classes, totals, totals.sum(), GrowSettings(2.0, True),
+                         implicit_zero, buffers)
+
+
+def random_attribute(rng, case):
+    m = int(rng.integers(8, 80))
+    n_classes = 2 + case % 2
+    y = rng.integers(0, n_classes, size=m)
+    if case % 3 == 0:   # long runs of one class along the attribute, as in Reuters
+        y = np.where(rng.random(m) < 0.9, 0, y)
+    values = np.round(rng.normal(size=m), int(rng.integers(0, 3)))  # ties at 0-2 decimals
+    if case % 4 == 1:
+        values[rng.random(m) < 0.2] = np.nan
+    w = rng.exponential(size=m) if case % 2 else np.ones(m)
+    if case % 5 == 2:   # weights where lnfunc is 0 instead of x ln x
+        w[rng.random(m) < 0.3] *= 1e-7
+    return values, y, w * m / w.sum(), n_classes
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_the_scan_chooses_the_cut_of_j48s_every_gain_scan(case):
+    rng = np.random.default_rng(case)
+    for _ in range(60):
+        values, y, w, n_classes = random_attribute(rng, case)
+        valid, gain, _ratio, cut = scan(values, y, w, n_classes)
+        expected_valid, expected_gain, low, high = j48_scan(values, y, w, n_classes)
+        assert valid == expected_valid
+        if valid:
+            assert gain == pytest.approx(expected_gain, rel=1e-9, abs=1e-12)
+            midpoint = (low + high) / 2
+            assert cut == (low if midpoint == high else midpoint)
+
+
+def test_the_scan_over_stored_non_zeros_equals_the_scan_over_all_values():
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        m = int(rng.integers(8, 60))
+        y = np.where(rng.random(m) < 0.85, 0, 1)
+        values = np.where(rng.random(m) < 0.6, 0.0, rng.normal(size=m).round(2))
+        w = rng.exponential(size=m)
+        w *= m / w.sum()
+        sparse, dense = scan(values, y, w, 2, implicit_zero=True), scan(values, y, w, 2)
+        assert (sparse[0], sparse[3]) == (dense[0], dense[3])   # valid, cut
+        assert sparse[1:3] == pytest.approx(dense[1:3], rel=1e-9)  # the zeros move at once
+
+
+def test_an_edit_of_any_kernel_source_moves_the_compiled_kernel_cache(tmp_path):
+    for name in ("split.py", "grow.py", "tree.py"):
+        (tmp_path / name).write_text(f"# {name}\n")
+    before = kernel_cache.sources_digest(tmp_path)
+    (tmp_path / "split.py").write_text("# split.py, edited\n")
+    assert kernel_cache.sources_digest(tmp_path) != before
+
+
+def test_the_kernels_are_cached_under_the_digest_of_their_sources():
+    import numba
+
+    assert numba.config.CACHE_DIR.endswith(kernel_cache.PREFIX + kernel_cache.sources_digest())
