@@ -14,35 +14,63 @@ from weightboost.c45.tree import ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of
 
 @njit(cache=True)
 def predict_distribution(X, nominal, node_int, node_float, empty, dist):
+    """Class weights of every row of X (rows summing to 1, or to 0 where every branch the row
+    reaches is empty). A row descends one path until a missing value, if any, makes it
+    spread over several (``spread``)."""
     n = X.shape[0]
     n_classes = dist.shape[1]
     out = np.zeros((n, n_classes))
     for i in range(n):
-        stack = [(0, 1.0)]
-        while len(stack) > 0:
-            k, weight = stack.pop()
-            total = dist[k].sum()
+        k = 0
+        while True:
             if node_int[k, NCHILD] <= 0:
-                if total > 0:
-                    for j in range(n_classes):
-                        out[i, j] += weight * dist[k, j] / total
-                continue
-            a = node_int[k, ATTR]
+                add_distribution(out, i, dist, k, 1.0)
+                break
             first = node_int[k, FIRST]
-            b = branch_of(X[i, a], nominal[a], node_float[k, THRESH])
-            if b >= node_int[k, NCHILD]:
-                b = -1  # a nominal code unseen in training counts as missing
-            if b < 0:
-                for c in range(node_int[k, NCHILD]):
-                    if not empty[first + c]:
-                        stack.append((first + c, weight * node_float[first + c, SHARE]))
-            elif empty[first + b]:
-                if total > 0:
-                    for j in range(n_classes):
-                        out[i, j] += weight * dist[k, j] / total
-            else:
-                stack.append((first + b, weight))
+            b = branch_of(X[i, node_int[k, ATTR]], nominal[node_int[k, ATTR]],
+                          node_float[k, THRESH])
+            if b < 0 or b >= node_int[k, NCHILD]:  # a nominal code unseen in training counts
+                spread(X, i, nominal, node_int, node_float, empty, dist, k, out)  # as missing
+                break
+            if empty[first + b]:
+                add_distribution(out, i, dist, k, 1.0)
+                break
+            k = first + b
     return out
+
+
+@njit(cache=True, inline="always")
+def add_distribution(out, i, dist, k, weight):
+    """Add node k's class frequencies, times ``weight``, to row i (nothing if k is empty)."""
+    total = dist[k].sum()
+    if total > 0:
+        for j in range(dist.shape[1]):
+            out[i, j] += weight * dist[k, j] / total
+
+
+@njit(cache=True)
+def spread(X, i, nominal, node_int, node_float, empty, dist, start, out):
+    """Row i from node ``start`` (reached with weight 1): at a missing value it descends
+    every non-empty branch, weighted by the branch's share."""
+    stack = [(start, 1.0)]
+    while len(stack) > 0:
+        k, weight = stack.pop()
+        if node_int[k, NCHILD] <= 0:
+            add_distribution(out, i, dist, k, weight)
+            continue
+        a = node_int[k, ATTR]
+        first = node_int[k, FIRST]
+        b = branch_of(X[i, a], nominal[a], node_float[k, THRESH])
+        if b >= node_int[k, NCHILD]:
+            b = -1  # a nominal code unseen in training counts as missing
+        if b < 0:
+            for c in range(node_int[k, NCHILD]):
+                if not empty[first + c]:
+                    stack.append((first + c, weight * node_float[first + c, SHARE]))
+        elif empty[first + b]:
+            add_distribution(out, i, dist, k, weight)
+        else:
+            stack.append((first + b, weight))
 
 
 @njit(cache=True)
