@@ -122,3 +122,18 @@ def test_the_kernels_are_cached_under_the_digest_of_their_sources():
     import numba
 
     assert numba.config.CACHE_DIR.endswith(kernel_cache.PREFIX + kernel_cache.sources_digest())
+
+
+def test_a_new_version_removes_the_kernels_of_older_ones_only(tmp_path, monkeypatch):
+    import numba
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    (tmp_path / "split.py").write_text("# kernels\n")
+    cache = tmp_path / "__pycache__"
+    (cache / "kernels-0123456789abcdef").mkdir(parents=True)   # an older version's
+    (cache / "split.cpython-311.pyc").write_bytes(b"")           # not ours to remove
+    directory = kernel_cache.use_versioned_cache(tmp_path)
+    assert directory == cache / ("kernels-" + kernel_cache.sources_digest(tmp_path))
+    assert numba.config.CACHE_DIR == str(directory)
+    assert sorted(p.name for p in cache.iterdir()) == ["split.cpython-311.pyc"]

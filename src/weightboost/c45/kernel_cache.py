@@ -28,7 +28,7 @@ def sources_digest(package: Path = PACKAGE) -> str:
     return digest.hexdigest()[:16]
 
 
-def use_versioned_cache() -> Path:
+def use_versioned_cache(package: Path = PACKAGE) -> Path:
     """Set numba's cache directory for the kernels defined from now on; returns it.
 
     In the package's own ``__pycache__``, directories of other versions are removed (best
@@ -37,10 +37,11 @@ def use_versioned_cache() -> Path:
     import numba
 
     shared = os.environ.get("NUMBA_CACHE_DIR")
-    base = Path(shared) if shared else PACKAGE / "__pycache__"
-    directory = base / f"{PREFIX}{sources_digest()}"
+    base = Path(shared) if shared else package / "__pycache__"
+    directory = base / f"{PREFIX}{sources_digest(package)}"
     if not shared and not directory.exists() and base.is_dir():
         for stale in base.glob(f"{PREFIX}*"):
-            shutil.rmtree(stale, ignore_errors=True)
+            if stale.name != directory.name:  # another process may be filling this one
+                shutil.rmtree(stale, ignore_errors=True)
     numba.config.CACHE_DIR = str(directory)
     return directory
