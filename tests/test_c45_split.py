@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from weightboost.c45 import kernel_cache
-from weightboost.c45.split import numeric_split
+from weightboost.c45.split import make_scratch, numeric_split
 from weightboost.c45.tree import GrowSettings
 
 SMALL = 1e-6
@@ -60,8 +60,7 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     stored = np.flatnonzero(values != 0.0) if implicit_zero else np.flatnonzero(~np.isnan(values))
     order = stored[np.argsort(values[stored], kind="stable")]
     m = len(y)
-    buffers = (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes),
-               tuple(np.empty(m) for _ in range(5)))
+    buffers = make_scratch(values.shape[0], n_classes, 1, m)[4]   # what select_split passes
     totals = np.bincount(y, weights=w, minlength=n_classes)
     return numeric_split(values[order].copy(), order.astype(np.int32), y.astype(np.int64), w, m,
                          n_classes, totals, totals.sum(), GrowSettings(2.0, True),

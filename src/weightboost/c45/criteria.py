@@ -67,13 +67,19 @@ def split_ent(bag_totals, node_weight):
     return acc / LOG2
 
 
-@njit(cache=True)
-def gain_from_entropies(ent_before, ent_after, known, node_weight):
-    numerator = ent_before - ent_after
-    if abs(numerator) < SMALL:
-        return 0.0
+@njit(cache=True, inline="always")
+def gain_without_tolerance(ent_before, ent_after, known, node_weight):
+    """The gain as the formula gives it, before a numerator within 1e-6 of zero counts as no
+    gain (the numeric scan's convexity argument is about this function)."""
     unknown_rate = (node_weight - known) / node_weight
-    return (1.0 - unknown_rate) * numerator / known
+    return (1.0 - unknown_rate) * (ent_before - ent_after) / known
+
+
+@njit(cache=True, inline="always")
+def gain_from_entropies(ent_before, ent_after, known, node_weight):
+    if abs(ent_before - ent_after) < SMALL:
+        return 0.0
+    return gain_without_tolerance(ent_before, ent_after, known, node_weight)
 
 
 @njit(cache=True)

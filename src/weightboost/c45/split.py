@@ -23,7 +23,8 @@ import math
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import SMALL, gain_from_entropies, gain_ratio, lnfunc, old_ent
+from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
+                                      gain_without_tolerance, lnfunc, old_ent)
 
 LOG2 = math.log(2.0)
 
@@ -58,9 +59,8 @@ def cut_gain(left, right, left_weight, right_weight, default_ent, known, node_we
         if off_x_log_x(left[j]) or off_x_log_x(right[j]):
             clean = False
     after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
-    numerator = default_ent - after
-    raw = (1.0 - (node_weight - known) / node_weight) * numerator / known
-    return (0.0 if abs(numerator) < SMALL else raw), raw, clean
+    return (gain_from_entropies(default_ent, after, known, node_weight),
+            gain_without_tolerance(default_ent, after, known, node_weight), clean)
 
 
 @njit(cache=True, inline="always")
@@ -225,7 +225,7 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
         while zero_at < c and vals[zero_at] < 0.0:
             zero_at += 1
     n_elements = c + 1 if n_zero > 0 else c
-    anchored, anchor_raw, anchor_clean = False, 0.0, False
+    anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
     line, tail = -1, -1            # class of the elements moved since the anchor / last cut
     n_skipped, skipped_line, off_curve = 0, -1, False
     for e in range(n_elements):
@@ -240,9 +240,8 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
             # the line ended at its last skipped candidate: evaluate it, decide the others
             last = n_skipped - 1
             keep_left, keep_right = left[skipped_line], right[skipped_line]
-            left[skipped_line], right[skipped_line] = at_left[last], at_right[last]
-            gain, raw, clean = cut_gain(left, right, at_weight[last], known - at_weight[last],
-                                        default_ent, known, node_weight)
+            gain, raw, clean = skipped_gain(last, skipped_line, left, right, known, default_ent,
+                                            node_weight, skipped)
             if last == 0 or (clean and not off_curve and node_weight >= 1.0
                              and max(anchor_raw, raw) - best[0] <= SMALL):
                 # convexity: no skipped candidate but the last can change the best
@@ -279,7 +278,7 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
         if value + 1e-5 < following:
             right_weight = known - left_weight
             if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                if anchored and anchor_clean and line >= 0:
+                if anchor_clean and line >= 0:
                     # on a line from the anchor: record the state, skip the gain
                     at_left[n_skipped] = left[line]
                     at_right[n_skipped] = right[line]
@@ -295,7 +294,6 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
                         left, right, left_weight, right_weight, default_ent, known,
                         node_weight)
                     best = keep_better(best, gain, value, following, left_weight)
-                    anchored = True
                     line = -1
                 tail = -1
     best_gain, best_low, best_high, best_left_weight, found, tries = best
