@@ -323,3 +323,58 @@ def test_a_tie_for_the_largest_branch_goes_to_the_last_branch():
         "|   0 = 1.0: 1 (10/4)",
         "2 = 1.0: 1 (22/3)",
     ])
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_node(seed):
+    # Without missing values the largest branch's own instances reach the leaves they were
+    # grown into, so pruning routes only the other branches' instances down it
+    # (prune._errors_for_branch_known). At every node of an unpruned weighted tree this must
+    # give the errors of routing all the node's instances (prune._errors_for_branch).
+    from weightboost.c45 import grow as grow_module, prune as prune_module
+    from weightboost.c45.tree import GrowSettings
+    X, y = xor_data(seed, n=600, noise=0.25)
+    X[:, 3] = np.round(X[:, 3])  # ties and a few-valued attribute
+    w = np.random.default_rng(seed).exponential(size=len(y))
+    data = prepare(X)
+    tree = grow_module.grow(data.view, y.astype(np.int64), 2, w, GrowSettings(2.0, True))
+    node_int, node_float, _, dist, inst, store_rows, store_w = tree
+    cf = 0.25
+    z = z_for_confidence(cf)
+    checked = 0
+    for k in range(len(node_int)):
+        if node_int[k, NCHILD] <= 0:
+            continue
+        first, n_children = node_int[k, FIRST], node_int[k, NCHILD]
+        largest = prune_module.largest_branch(node_float, dist, k, first, n_children)
+        assert prune_module._all_known(data.missing, node_int, k, largest)
+        start, length = inst[k]
+        full = prune_module._errors_for_branch(
+            data.view, y.astype(np.int64), 2, node_int, node_float, largest,
+            store_rows[start:start + length], store_w[start:start + length], cf, z)
+        known = prune_module._errors_for_branch_known(
+            data.view, y.astype(np.int64), 2, node_int, node_float, dist, inst, store_rows,
+            store_w, k, largest, cf, z)
+        assert known == pytest.approx(full, rel=1e-12, abs=1e-12)
+        checked += 1
+    assert checked > 10
+    # a missing value in any split on the way (the node's own or one below) rules it out
+    X[0, node_int[0, ATTR]] = np.nan
+    assert not prune_module._all_known(prepare(X).missing, node_int, 0, node_int[0, FIRST])
+
+
+def test_predictions_do_not_depend_on_how_the_rows_are_laid_out():
+    # Training rows are read attribute-major (prepared data, boosting's every round) and
+    # encoded test rows in Fortran order; a plain array row-major. Same bits from all three.
+    X, y = xor_data(7, n=500, noise=0.2)
+    X[::9, 0] = np.nan
+    X[::7, 1] = np.nan
+    data = prepare(X)
+    model = C45().fit(data, y, sample_weight=np.random.default_rng(7).exponential(size=len(y)))
+    plain = model.predict_proba(np.ascontiguousarray(X))
+    encoded = model.encode(X)
+    assert encoded.X.flags.f_contiguous
+    assert np.array_equal(model.predict_proba(data), plain)
+    assert np.array_equal(model.predict_proba(encoded), plain)
+    assert np.array_equal(model._predict_training(data), model.predict(X))
+    assert np.array_equal(model.apply(data), model.apply(X))

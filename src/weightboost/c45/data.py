@@ -18,6 +18,7 @@ proportional to the stored entries, and grows the same tree either way.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -80,6 +81,11 @@ class C45Data:
     @property
     def shape(self):
         return self.X.shape
+
+    @cached_property
+    def missing(self) -> np.ndarray:
+        """(d,) bool: the attributes of which some instance has a missing value."""
+        return np.isnan(self.XT).any(axis=1)
 
     def __len__(self):
         return self.X.shape[0]

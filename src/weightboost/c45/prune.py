@@ -110,6 +110,59 @@ def _errors_for_branch(view, y, n_classes, node_int, node_float, k, rows, w, cf,
 
 
 @njit(cache=True)
+def _all_known(missing, node_int, k, largest):
+    """Whether no training instance misses the split value of node k or of any split in the
+    subtree of its child ``largest``."""
+    if missing[node_int[k, ATTR]]:
+        return False
+    stack = [largest]
+    while len(stack) > 0:
+        j = stack.pop()
+        if _is_leaf(node_int, j):
+            continue
+        if missing[node_int[j, ATTR]]:
+            return False
+        for c in range(node_int[j, NCHILD]):
+            stack.append(node_int[j, FIRST] + c)
+    return True
+
+
+@njit(cache=True)
+def _errors_for_branch_known(view, y, n_classes, node_int, node_float, dist, inst, store_rows,
+                             store_w, k, largest, cf, z):
+    """``_errors_for_branch`` of node k's data, when ``_all_known``: the instances of the largest
+    branch then reach the leaves they reached when the branch was built (whose class weights
+    are ``dist``), and only those of the other branches are routed down it."""
+    first, n_children = node_int[k, FIRST], node_int[k, NCHILD]
+    count = 0
+    for c in range(first, first + n_children):
+        if c != largest:
+            count += inst[c, 1]
+    rows = np.empty(count, dtype=np.int32)
+    w = np.empty(count)
+    fill = 0
+    for c in range(first, first + n_children):
+        if c != largest:
+            start, length = inst[c, 0], inst[c, 1]
+            rows[fill:fill + length] = store_rows[start:start + length]
+            w[fill:fill + length] = store_w[start:start + length]
+            fill += length
+    errors = 0.0
+    stack = [(largest, rows, w)]
+    while len(stack) > 0:
+        j, r, ww = stack.pop()
+        if r.shape[0] == 0:
+            errors += _subtree_errors(node_int, dist, j, cf, z)
+        elif _is_leaf(node_int, j):
+            errors += estimated_errors(dist[j] + class_totals(y, r, ww, n_classes), cf, z)
+        else:
+            child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
+            for c in range(node_int[j, NCHILD]):
+                stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+    return errors
+
+
+@njit(cache=True)
 def _subtree_errors(node_int, dist, k, cf, z):
     errors = 0.0
     stack = [k]
@@ -124,9 +177,10 @@ def _subtree_errors(node_int, dist, k, cf, z):
 
 
 @njit(cache=True)
-def prune(view, y, n_classes, tree, settings):
+def prune(view, missing, y, n_classes, tree, settings):
     """Bottom-up pessimistic pruning of ``tree`` (TreeArrays, changed in place) grown on
-    ``view`` (a GrowView); returns it with the (possibly grown) instance store."""
+    ``view`` (a GrowView), ``missing`` flagging its attributes with a missing value (see
+    ``_all_known``); returns it with the (possibly grown) instance store."""
     node_int, node_float, empty, dist, inst, store_rows, store_w = tree
     cf, z = settings.cf, settings.z
     used = store_rows.shape[0]
@@ -146,7 +200,11 @@ def prune(view, y, n_classes, tree, settings):
         start, length = inst[k, 0], inst[k, 1]
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
-        if settings.subtree_raising:
+        if settings.subtree_raising and _all_known(missing, node_int, k, largest):
+            errors_branch = _errors_for_branch_known(view, y, n_classes, node_int, node_float,
+                                                     dist, inst, store_rows, store_w, k,
+                                                     largest, cf, z)
+        elif settings.subtree_raising:
             errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
                                                largest, rows, w, cf, z)
         else:
