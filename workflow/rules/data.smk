@@ -34,6 +34,9 @@ rule parse_uci:
         spec=uci_spec,
     log:
         "logs/parse_uci/{dataset}.log",
+    # a second of work: on a cluster a submission (queue wait, Snakemake's start on the node)
+    # would cost more than the parse, and hold back the cells behind it
+    localrule: True
     threads: 1
     resources:
         mem_mb=1024,
