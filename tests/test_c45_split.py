@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from weightboost.c45 import kernel_cache
+from weightboost.c45.criteria import old_ent
 from weightboost.c45.split import make_scratch, numeric_split
 from weightboost.c45.tree import GrowSettings
 
@@ -63,8 +64,8 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     buffers = make_scratch(values.shape[0], n_classes, 1, m)[4]   # what select_split passes
     totals = np.bincount(y, weights=w, minlength=n_classes)
     return numeric_split(values[order].copy(), order.astype(np.int32), y.astype(np.int64), w, m,
-                         n_classes, totals, totals.sum(), GrowSettings(2.0, True),
-                         implicit_zero, buffers)
+                         n_classes, totals, totals.sum(), old_ent(totals),
+                         GrowSettings(2.0, True), implicit_zero, buffers)
 
 
 def random_attribute(rng, case):

@@ -167,8 +167,8 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 
 
 @njit(cache=True)
-def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight, settings,
-                  implicit_zero, buffers):
+def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight, node_ent,
+                  settings, implicit_zero, buffers):
     """Evaluate a numeric attribute at a node in one pass over its sorted stored entries.
 
     ``vals`` are the entries' values in ascending order and ``loc`` their instances (indices
@@ -183,6 +183,9 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     class, the class weights of the candidates lie on one line, along which the gain is a
     convex function; their states are recorded, and when the line ends, the last is evaluated
     and the others are decided without their gains (``improve_along_line``).
+
+    ``node_ent`` is ``old_ent(node_totals)``, the entropy before the cut when every instance
+    of the node has a known value (computed once per node, not per attribute).
 
     ``buffers``: (left, right, entry_totals), each of length n_classes, and the skipped
     candidates' (left weight of the line's class, right weight of it, left weight, value,
@@ -213,7 +216,7 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     min_split = min_split_weight(known, n_classes, settings.min_obj)
     if n_known - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
-    default_ent = old_ent(right)
+    default_ent = node_ent if n_known == m else old_ent(right)
     left[:] = 0.0
     left_weight = 0.0
     best = (0.0, 0.0, 0.0, 0.0, False, 0)
@@ -349,6 +352,7 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             many_valued_only = False
             break
     valid, gains, ratios, cuts, buffers, bags = scratch
+    node_ent = old_ent(node_totals)
     average = 0.0
     counted = 0
     for q in range(candidates.shape[0]):
@@ -362,7 +366,7 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             lo, hi = sample.ptr[p], sample.ptr[p + 1]
             ok, g, r, c = numeric_split(sample.vals[lo:hi], sample.loc[lo:hi], local_y,
                                         sample.w, m, node_totals.shape[0], node_totals,
-                                        node_weight, settings,
+                                        node_weight, node_ent, settings,
                                         view.implicit_zero[view.num_slot[a]], buffers)
         valid[q] = ok
         gains[q] = g
