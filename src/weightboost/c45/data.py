@@ -64,7 +64,8 @@ class EncodedRows:
 
 @dataclass(frozen=True, eq=False)
 class C45Data:
-    X: np.ndarray                 # (n, d) float64, C order; nominal columns hold codes
+    X: np.ndarray                 # (n, d) float64; nominal columns hold codes. C order, or
+                                  # the transpose of XT (sparse input, take_rows): one copy
     XT: np.ndarray                # (d, n) the same values, attribute-major (for the grower)
     nominal: np.ndarray           # (d,) bool
     n_values: np.ndarray          # (d,) int64; declared values of nominal attributes, else 0
@@ -154,12 +155,11 @@ def prepare_sparse(X) -> C45Data:
         order = np.argsort(csc.data[lo:hi], kind="stable")
         col_rows[lo:hi] = csc.indices[lo:hi][order]
         col_vals[lo:hi] = csc.data[lo:hi][order]
-    dense = csc.toarray(order="C")
-    XT = np.ascontiguousarray(dense.T)
+    XT = csc.T.toarray()  # (d, n) C order, written in one pass (the transpose of CSC is CSR)
     nominal, n_values = np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64)
     view = _view(XT, nominal, n_values, np.arange(d, dtype=np.int64),
                  csc.indptr.astype(np.int64), col_rows, col_vals, np.ones(d, dtype=bool))
-    return C45Data(dense, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
+    return C45Data(XT.T, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
 
 
 def zero_heavy(values: np.ndarray) -> np.ndarray:
@@ -254,9 +254,8 @@ def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
     view = data.view
     counts = np.bincount(rows, minlength=data.X.shape[0])
     ptr, new_rows, new_vals = _expand_entries(view.ptr, view.rows, view.vals, counts)
-    X = np.ascontiguousarray(data.X[rows])
-    XT = np.ascontiguousarray(X.T)
-    return C45Data(X, XT, data.nominal, data.n_values, data.categories, data.columns,
+    XT = np.ascontiguousarray(data.XT[:, rows])
+    return C45Data(XT.T, XT, data.nominal, data.n_values, data.categories, data.columns,
                    _view(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
                          new_vals, view.implicit_zero))
 
