@@ -94,25 +94,36 @@ def largest_branch(node_float, dist, k, first, n_children):
 
 
 @njit(cache=True)
-def _errors_for_branch(view, y, n_classes, node_int, node_float, k, rows, w, cf, z):
-    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
+def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, w, cf, z,
+                       added_to_grown):
+    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k; with
+    ``added_to_grown``, if they were passed down it in addition to the data it was built from
+    (each leaf's class weights are then its ``dist`` plus what reaches it, and a subtree that
+    none of the rows reaches keeps its own estimate)."""
     errors = 0.0
     stack = [(k, rows, w)]
     while len(stack) > 0:
         j, r, ww = stack.pop()
-        if _is_leaf(node_int, j):
-            errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
-            continue
-        child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
-        for c in range(node_int[j, NCHILD]):
-            stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+        if added_to_grown and r.shape[0] == 0:
+            errors += _subtree_errors(node_int, dist, j, cf, z)
+        elif _is_leaf(node_int, j):
+            totals = class_totals(y, r, ww, n_classes)
+            if added_to_grown:
+                totals += dist[j]
+            errors += estimated_errors(totals, cf, z)
+        else:
+            child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
+            for c in range(node_int[j, NCHILD]):
+                stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
     return errors
 
 
 @njit(cache=True)
 def _all_known(missing, node_int, k, largest):
     """Whether no training instance misses the split value of node k or of any split in the
-    subtree of its child ``largest``."""
+    subtree of its child ``largest``. Then the largest branch's own instances, sent down it
+    again, reach the leaves they were grown into, and estimating the branch's errors for all
+    of k's data needs only the other branches' instances (``_other_branches``) routed."""
     if missing[node_int[k, ATTR]]:
         return False
     stack = [largest]
@@ -128,11 +139,8 @@ def _all_known(missing, node_int, k, largest):
 
 
 @njit(cache=True)
-def _errors_for_branch_known(view, y, n_classes, node_int, node_float, dist, inst, store_rows,
-                             store_w, k, largest, cf, z):
-    """``_errors_for_branch`` of node k's data, when ``_all_known``: the instances of the largest
-    branch then reach the leaves they reached when the branch was built (whose class weights
-    are ``dist``), and only those of the other branches are routed down it."""
+def _other_branches(node_int, inst, store_rows, store_w, k, largest):
+    """The stored instances (rows, weights) of node k's children other than ``largest``."""
     first, n_children = node_int[k, FIRST], node_int[k, NCHILD]
     count = 0
     for c in range(first, first + n_children):
@@ -147,19 +155,7 @@ def _errors_for_branch_known(view, y, n_classes, node_int, node_float, dist, ins
             rows[fill:fill + length] = store_rows[start:start + length]
             w[fill:fill + length] = store_w[start:start + length]
             fill += length
-    errors = 0.0
-    stack = [(largest, rows, w)]
-    while len(stack) > 0:
-        j, r, ww = stack.pop()
-        if r.shape[0] == 0:
-            errors += _subtree_errors(node_int, dist, j, cf, z)
-        elif _is_leaf(node_int, j):
-            errors += estimated_errors(dist[j] + class_totals(y, r, ww, n_classes), cf, z)
-        else:
-            child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
-            for c in range(node_int[j, NCHILD]):
-                stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
-    return errors
+    return rows, w
 
 
 @njit(cache=True)
@@ -201,12 +197,12 @@ def prune(view, missing, y, n_classes, tree, settings):
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
         if settings.subtree_raising and _all_known(missing, node_int, k, largest):
-            errors_branch = _errors_for_branch_known(view, y, n_classes, node_int, node_float,
-                                                     dist, inst, store_rows, store_w, k,
-                                                     largest, cf, z)
+            others, others_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
+            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float, dist,
+                                               largest, others, others_w, cf, z, True)
         elif settings.subtree_raising:
-            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
-                                               largest, rows, w, cf, z)
+            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float, dist,
+                                               largest, rows, w, cf, z, False)
         else:
             errors_branch = np.inf
         errors_leaf = estimated_errors(dist[k], cf, z)
