@@ -63,8 +63,8 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     m = len(y)
     buffers = make_scratch(values.shape[0], n_classes, 1, m)[4]   # what select_split passes
     totals = np.bincount(y, weights=w, minlength=n_classes)
-    return numeric_split(values[order].copy(), order.astype(np.int32), y.astype(np.int64), w, m,
-                         n_classes, totals, totals.sum(), old_ent(totals),
+    return numeric_split(values[order].copy(), order.astype(np.int32), 0, len(order),
+                         y.astype(np.int64), w, m, totals, totals.sum(), old_ent(totals),
                          GrowSettings(2.0, True), implicit_zero, buffers)
 
 

@@ -82,43 +82,54 @@ def branches(view, sample, a, p, threshold):
 def split_entries(sample, live, n_live, branch, local, child_sizes):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
     instance whose split value is missing goes to every child that received the instance.
-    One pass, into buffers sized by a bound: a child of r instances gets at most one entry per
-    instance and live attribute, and at most all the parent's entries."""
+    One pass, into one buffer in which child b's part is sized by a bound: a child of r
+    instances gets at most one entry per instance and live attribute, and at most all the
+    parent's entries. (One buffer, not a list of per-child arrays: an element of a list costs a
+    reference count update per access.)"""
     n_branches = child_sizes.shape[0]
-    size = sample.ptr[-1]
-    bound = np.minimum(size, n_live * child_sizes)
-    child_ptr = [np.zeros(n_live + 1, dtype=np.int64) for b in range(n_branches)]
-    child_loc = [np.empty(bound[b], dtype=np.int32) for b in range(n_branches)]
-    child_vals = [np.empty(bound[b]) for b in range(n_branches)]
+    ptr, loc, vals, slots = sample.ptr, sample.loc, sample.vals, sample.slots
+    size = ptr[-1]
+    start = np.zeros(n_branches + 1, dtype=np.int64)
+    for b in range(n_branches):
+        start[b + 1] = start[b] + min(size, n_live * child_sizes[b])
+    out_loc = np.empty(start[n_branches], dtype=np.int32)
+    out_vals = np.empty(start[n_branches])
+    child_ptr = np.zeros((n_branches, n_live + 1), dtype=np.int64)
     live_slots = np.empty(n_live, dtype=np.int64)
-    fill = np.zeros(n_branches, dtype=np.int64)
+    fill = start[:n_branches].copy()
     s = 0
-    for p in range(sample.slots.shape[0]):
+    for p in range(slots.shape[0]):
         if not live[p]:
             continue
-        live_slots[s] = sample.slots[p]
-        for k in range(sample.ptr[p], sample.ptr[p + 1]):
-            i = sample.loc[k]
+        live_slots[s] = slots[p]
+        for k in range(ptr[p], ptr[p + 1]):
+            i = loc[k]
             b = branch[i]
             if b >= 0:
-                child_loc[b][fill[b]] = local[i, b]
-                child_vals[b][fill[b]] = sample.vals[k]
+                out_loc[fill[b]] = local[i, b]
+                out_vals[fill[b]] = vals[k]
                 fill[b] += 1
             else:
                 for b in range(n_branches):
                     if local[i, b] >= 0:
-                        child_loc[b][fill[b]] = local[i, b]
-                        child_vals[b][fill[b]] = sample.vals[k]
+                        out_loc[fill[b]] = local[i, b]
+                        out_vals[fill[b]] = vals[k]
                         fill[b] += 1
         s += 1
         for b in range(n_branches):
-            child_ptr[b][s] = fill[b]
+            child_ptr[b, s] = fill[b] - start[b]
+    child_loc = []
+    child_vals = []
     for b in range(n_branches):
-        # buffers filled to less than half are copied to their size, so that pending nodes
-        # hold at most twice their entries
-        if 2 * fill[b] < bound[b]:
-            child_loc[b] = child_loc[b][:fill[b]].copy()
-            child_vals[b] = child_vals[b][:fill[b]].copy()
+        used = fill[b] - start[b]
+        # a part filled to less than half is copied to its size, so that pending nodes hold
+        # at most about twice their entries
+        if 2 * used < start[b + 1] - start[b]:
+            child_loc.append(out_loc[start[b]:fill[b]].copy())
+            child_vals.append(out_vals[start[b]:fill[b]].copy())
+        else:
+            child_loc.append(out_loc[start[b]:fill[b]])
+            child_vals.append(out_vals[start[b]:fill[b]])
     return child_ptr, child_loc, child_vals, live_slots
 
 

@@ -48,15 +48,16 @@ def off_x_log_x(x):
 
 
 @njit(cache=True, inline="always")
-def cut_gain(left, right, left_weight, right_weight, default_ent, known, node_weight):
-    """Info gain of a binary cut with these class weights on each side, as (gain, raw gain,
-    clean): the raw gain is the gain before a numerator within 1e-6 of zero is set to 0;
-    ``clean`` says that no weight lies in (0, 1e-6), where ``lnfunc`` is 0 instead of x ln x."""
+def cut_gain(sides, left_weight, right_weight, default_ent, known, node_weight):
+    """Info gain of a binary cut with the class weights ``sides[0]`` left and ``sides[1]``
+    right, as (gain, raw gain, clean): the raw gain is the gain before a numerator within 1e-6
+    of zero is set to 0; ``clean`` says that no weight lies in (0, 1e-6), where ``lnfunc`` is 0
+    instead of x ln x."""
     acc = 0.0
     clean = not (off_x_log_x(left_weight) or off_x_log_x(right_weight))
-    for j in range(left.shape[0]):
-        acc += lnfunc(left[j]) + lnfunc(right[j])
-        if off_x_log_x(left[j]) or off_x_log_x(right[j]):
+    for j in range(sides.shape[1]):
+        acc += lnfunc(sides[0, j]) + lnfunc(sides[1, j])
+        if off_x_log_x(sides[0, j]) or off_x_log_x(sides[1, j]):
             clean = False
     after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
     return (gain_from_entropies(default_ent, after, known, node_weight),
@@ -75,17 +76,15 @@ def keep_better(best, gain, low, high, left_weight):
 
 
 @njit(cache=True, inline="always")
-def skipped_gain(q, line, left, right, known, default_ent, node_weight, skipped):
+def skipped_gain(q, line, sides, known, default_ent, node_weight, skipped):
     """``cut_gain`` of skipped candidate q (its weights of the line's class set in place)."""
-    at_left, at_right, at_weight = skipped[0], skipped[1], skipped[2]
-    left[line], right[line] = at_left[q], at_right[q]
-    return cut_gain(left, right, at_weight[q], known - at_weight[q], default_ent, known,
-                    node_weight)
+    sides[0, line], sides[1, line] = skipped[0, q], skipped[1, q]
+    return cut_gain(sides, skipped[2, q], known - skipped[2, q], default_ent, known, node_weight)
 
 
 @njit(cache=True)
-def improve_along_line(best, line, n_skipped, unsure, left, right, known, default_ent,
-                       node_weight, anchor_raw, last_gain, skipped):
+def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent, node_weight,
+                       anchor_raw, last_gain, skipped):
     """The best after the candidates skipped along one line (see ``numeric_split``) when the
     last of them (of gain ``last_gain``) may beat the best, as the scan decides it.
 
@@ -95,15 +94,15 @@ def improve_along_line(best, line, n_skipped, unsure, left, right, known, defaul
     than 1e-6) are found by galloping and bisection. Where convexity is not certain
     (``unsure``: a weight where ``lnfunc`` is not x ln x; a node lighter than 1; an anchor
     beating the best) every candidate is evaluated in order."""
-    at_weight, at_low, at_high = skipped[2], skipped[3], skipped[4]
-    keep_left, keep_right = left[line], right[line]
+    keep_left, keep_right = sides[0, line], sides[1, line]
     last = n_skipped - 1
     best_gain, low, high, best_left, found, tries = best
     if unsure or node_weight < 1.0 or anchor_raw - best_gain > SMALL:
         for q in range(last):
-            g = skipped_gain(q, line, left, right, known, default_ent, node_weight, skipped)[0]
-            best = keep_better(best, g, at_low[q], at_high[q], at_weight[q])
-        best = keep_better(best, last_gain, at_low[last], at_high[last], at_weight[last])
+            g = skipped_gain(q, line, sides, known, default_ent, node_weight, skipped)[0]
+            best = keep_better(best, g, skipped[3, q], skipped[4, q], skipped[2, q])
+        best = keep_better(best, last_gain, skipped[3, last], skipped[4, last],
+                           skipped[2, last])
     else:
         done = -1  # candidates up to here are decided
         while last_gain - best_gain > SMALL:
@@ -114,7 +113,7 @@ def improve_along_line(best, line, n_skipped, unsure, left, right, known, defaul
                 probe = lo + step - 1
                 if probe >= hi:
                     break
-                g = skipped_gain(probe, line, left, right, known, default_ent, node_weight,
+                g = skipped_gain(probe, line, sides, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
                     hi = probe
@@ -123,18 +122,18 @@ def improve_along_line(best, line, n_skipped, unsure, left, right, known, defaul
                 step *= 2
             while lo < hi:
                 mid = (lo + hi) // 2
-                g = skipped_gain(mid, line, left, right, known, default_ent, node_weight,
+                g = skipped_gain(mid, line, sides, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
                     hi = mid
                 else:
                     lo = mid + 1
-            best_gain = skipped_gain(lo, line, left, right, known, default_ent, node_weight,
+            best_gain = skipped_gain(lo, line, sides, known, default_ent, node_weight,
                                      skipped)[0]
-            low, high, best_left, found = at_low[lo], at_high[lo], at_weight[lo], True
+            low, high, best_left, found = skipped[3, lo], skipped[4, lo], skipped[2, lo], True
             done = lo
         best = (best_gain, low, high, best_left, found, tries + n_skipped)
-    left[line], right[line] = keep_left, keep_right
+    sides[0, line], sides[1, line] = keep_left, keep_right
     return best
 
 
@@ -167,15 +166,16 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 
 
 @njit(cache=True)
-def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight, node_ent,
-                  settings, implicit_zero, buffers):
+def numeric_split(vals, loc, lo, hi, local_y, w, m, node_totals, node_weight, node_ent, settings,
+                  implicit_zero, buffers):
     """Evaluate a numeric attribute at a node in one pass over its sorted stored entries.
 
-    ``vals`` are the entries' values in ascending order and ``loc`` their instances (indices
-    into ``local_y`` and ``w``; the node has ``m`` instances). The instances without an entry
-    have a missing value, or with ``implicit_zero`` the value 0: in the sorted order the zeros
-    form one block of equal values, which the scan crosses in one step (its class weights are
-    the node's less those of the entries), so that the cost is that of the entries.
+    The entries are ``vals[lo:hi]``, their values in ascending order, and ``loc[lo:hi]``, their
+    instances (indices into ``local_y`` and ``w``; the node has ``m`` instances). The
+    instances without an entry have a missing value, or with ``implicit_zero`` the value 0: in
+    the sorted order the zeros form one block of equal values, which the scan crosses in one
+    step (its class weights are the node's less those of the entries), so that the cost is that
+    of the entries.
 
     The result is that of J48's scan, which computes the gain of every candidate cut, but
     most gains are not computed (Fayyad & Irani's boundary points, docs/algorithms.md §5.3):
@@ -187,37 +187,45 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     ``node_ent`` is ``old_ent(node_totals)``, the entropy before the cut when every instance
     of the node has a known value (computed once per node, not per attribute).
 
-    ``buffers``: (left, right, entry_totals), each of length n_classes, and the skipped
-    candidates' (left weight of the line's class, right weight of it, left weight, value,
-    following value), each of length at least the number of entries."""
-    left, right, entry_totals, skipped = buffers
-    at_left, at_right, at_weight, at_low, at_high = skipped
-    c = vals.shape[0]
+    ``buffers``: ``sides`` (3, n_classes), the class weights left of the cut, right of it and
+    of the entries, and ``skipped`` (5, at least the number of entries), the skipped
+    candidates' left weight of the line's class, right weight of it, left weight, value and
+    following value. Two arrays, not eight: this runs once per attribute and node (183 k times
+    for one Reuters tree), and every array argument costs two atomic reference count updates
+    per call."""
+    sides, skipped = buffers
+    n_classes = node_totals.shape[0]
+    c = hi - lo
     if implicit_zero:
         n_zero = m - c
-        entry_totals[:] = 0.0
-        for k in range(c):
-            entry_totals[local_y[loc[k]]] += w[loc[k]]
-        right[:] = node_totals
+        for j in range(n_classes):
+            sides[2, j] = 0.0
+        for k in range(lo, hi):
+            sides[2, local_y[loc[k]]] += w[loc[k]]
+        for j in range(n_classes):
+            sides[1, j] = node_totals[j]
         known = node_weight
         n_known = m
     else:
         n_zero = 0
         if c == m:
-            right[:] = node_totals
+            for j in range(n_classes):
+                sides[1, j] = node_totals[j]
         else:
-            right[:] = 0.0
-            for k in range(c):
-                right[local_y[loc[k]]] += w[loc[k]]
+            for j in range(n_classes):
+                sides[1, j] = 0.0
+            for k in range(lo, hi):
+                sides[1, local_y[loc[k]]] += w[loc[k]]
         known = 0.0
         for j in range(n_classes):
-            known += right[j]
+            known += sides[1, j]
         n_known = c
     min_split = min_split_weight(known, n_classes, settings.min_obj)
     if n_known - 2.0 * min_split < -SMALL:
         return False, 0.0, 0.0, 0.0
-    default_ent = node_ent if n_known == m else old_ent(right)
-    left[:] = 0.0
+    default_ent = node_ent if n_known == m else old_ent(sides[1])
+    for j in range(n_classes):
+        sides[0, j] = 0.0
     left_weight = 0.0
     best = (0.0, 0.0, 0.0, 0.0, False, 0)
     # the elements in sorted order: the entries, with the zero block (if any) after the
@@ -225,7 +233,7 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     zero_at = -1
     if n_zero > 0:
         zero_at = 0
-        while zero_at < c and vals[zero_at] < 0.0:
+        while zero_at < c and vals[lo + zero_at] < 0.0:
             zero_at += 1
     n_elements = c + 1 if n_zero > 0 else c
     anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
@@ -234,7 +242,7 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
     for e in range(n_elements):
         # move element e to the left side, then look at the gap to element e + 1; the last
         # element has no gap after it and only ends the line
-        k = e if zero_at < 0 or e < zero_at else e - 1
+        k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
         final = e == n_elements - 1
         cls = -2 if e == zero_at or final else local_y[loc[k]]
         line = merge_class(line, cls)
@@ -242,20 +250,20 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
         if n_skipped > 0 and line == -2:
             # the line ended at its last skipped candidate: evaluate it, decide the others
             last = n_skipped - 1
-            keep_left, keep_right = left[skipped_line], right[skipped_line]
-            gain, raw, clean = skipped_gain(last, skipped_line, left, right, known, default_ent,
+            keep_left, keep_right = sides[0, skipped_line], sides[1, skipped_line]
+            gain, raw, clean = skipped_gain(last, skipped_line, sides, known, default_ent,
                                             node_weight, skipped)
             if last == 0 or (clean and not off_curve and node_weight >= 1.0
                              and max(anchor_raw, raw) - best[0] <= SMALL):
                 # convexity: no skipped candidate but the last can change the best
                 best_gain, low, high, best_left, found, tries = best
                 best = keep_better((best_gain, low, high, best_left, found, tries + last),
-                                   gain, at_low[last], at_high[last], at_weight[last])
+                                   gain, skipped[3, last], skipped[4, last], skipped[2, last])
             else:
                 best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
-                                          left, right, known, default_ent, node_weight,
-                                          anchor_raw, gain, skipped)
-            left[skipped_line], right[skipped_line] = keep_left, keep_right
+                                          sides, known, default_ent, node_weight, anchor_raw,
+                                          gain, skipped)
+            sides[0, skipped_line], sides[1, skipped_line] = keep_left, keep_right
             anchor_raw, anchor_clean = raw, clean
             n_skipped, off_curve = 0, False
             line = tail
@@ -264,38 +272,38 @@ def numeric_split(vals, loc, local_y, w, m, n_classes, node_totals, node_weight,
         if e == zero_at:
             value = 0.0
             for j in range(n_classes):
-                moved = node_totals[j] - entry_totals[j]
-                left[j] += moved
-                right[j] -= moved
+                moved = node_totals[j] - sides[2, j]
+                sides[0, j] += moved
+                sides[1, j] -= moved
                 left_weight += moved
         else:
             i = loc[k]
             value = vals[k]
-            left[cls] += w[i]
-            right[cls] -= w[i]
+            sides[0, cls] += w[i]
+            sides[1, cls] -= w[i]
             left_weight += w[i]
         if e + 1 == zero_at:
             following = 0.0
         else:
-            following = vals[e + 1 if zero_at < 0 or e + 1 < zero_at else e]
+            following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)]
         if value + 1e-5 < following:
             right_weight = known - left_weight
             if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
                 if anchor_clean and line >= 0:
                     # on a line from the anchor: record the state, skip the gain
-                    at_left[n_skipped] = left[line]
-                    at_right[n_skipped] = right[line]
-                    at_weight[n_skipped] = left_weight
-                    at_low[n_skipped] = value
-                    at_high[n_skipped] = following
-                    off_curve |= off_x_log_x(left[line]) or off_x_log_x(right[line]) or \
-                        off_x_log_x(left_weight) or off_x_log_x(right_weight)
+                    skipped[0, n_skipped] = sides[0, line]
+                    skipped[1, n_skipped] = sides[1, line]
+                    skipped[2, n_skipped] = left_weight
+                    skipped[3, n_skipped] = value
+                    skipped[4, n_skipped] = following
+                    off_curve |= off_x_log_x(sides[0, line]) or \
+                        off_x_log_x(sides[1, line]) or off_x_log_x(left_weight) or \
+                        off_x_log_x(right_weight)
                     n_skipped += 1
                     skipped_line = line
                 else:
                     gain, anchor_raw, anchor_clean = cut_gain(
-                        left, right, left_weight, right_weight, default_ent, known,
-                        node_weight)
+                        sides, left_weight, right_weight, default_ent, known, node_weight)
                     best = keep_better(best, gain, value, following, left_weight)
                     line = -1
                 tail = -1
@@ -352,6 +360,8 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             many_valued_only = False
             break
     valid, gains, ratios, cuts, buffers, bags = scratch
+    vals, loc, ptr, w = sample.vals, sample.loc, sample.ptr, sample.w
+    implicit_zero, num_slot = view.implicit_zero, view.num_slot
     node_ent = old_ent(node_totals)
     average = 0.0
     counted = 0
@@ -359,15 +369,13 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
         a = candidates[q]
         if nominal[a]:
             ok, g, r, c = nominal_split(view.XT[a], n_values[a], local_y, node_totals.shape[0],
-                                        sample.rows, sample.w, node_weight, settings.min_obj,
+                                        sample.rows, w, node_weight, settings.min_obj,
                                         bags)
         else:
             p = position[a]
-            lo, hi = sample.ptr[p], sample.ptr[p + 1]
-            ok, g, r, c = numeric_split(sample.vals[lo:hi], sample.loc[lo:hi], local_y,
-                                        sample.w, m, node_totals.shape[0], node_totals,
-                                        node_weight, node_ent, settings,
-                                        view.implicit_zero[view.num_slot[a]], buffers)
+            ok, g, r, c = numeric_split(vals, loc, ptr[p], ptr[p + 1], local_y, w, m,
+                                        node_totals, node_weight, node_ent, settings,
+                                        implicit_zero[num_slot[a]], buffers)
         valid[q] = ok
         gains[q] = g
         ratios[q] = r
@@ -394,9 +402,7 @@ def make_scratch(n_attributes, n_classes, max_values, n_rows):
     """Buffers for ``select_split``, allocated once per tree."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty(n_classes), np.empty(n_classes), np.empty(n_classes),
-             (np.empty(n_rows), np.empty(n_rows), np.empty(n_rows), np.empty(n_rows),
-              np.empty(n_rows))),
+            (np.empty((3, n_classes)), np.empty((5, n_rows))),
             np.empty((max(max_values, 1), n_classes)))
 
 

@@ -156,7 +156,10 @@ def partition(rows, w, branch, share, n_branches):
     ``branch[i]`` is instance i's branch, or -1 for a missing value: such an instance goes to
     every branch whose share exceeds 1e-6, with its weight times the share (a fractional
     instance). Returns the children's rows and weights, and ``local[i, b]``, the position of
-    instance i in child b (-1 if absent)."""
+    instance i in child b (-1 if absent).
+
+    The children are consecutive parts of one buffer, so that the loop writes through plain
+    arrays (an element of a list of arrays costs a reference count update per access)."""
     m = rows.shape[0]
     count = np.zeros(n_branches, dtype=np.int64)
     for i in range(m):
@@ -166,24 +169,29 @@ def partition(rows, w, branch, share, n_branches):
             for b in range(n_branches):
                 if share[b] > SMALL:
                     count[b] += 1
+    start = np.zeros(n_branches + 1, dtype=np.int64)
+    for b in range(n_branches):
+        start[b + 1] = start[b] + count[b]
     local = np.full((m, n_branches), -1, dtype=np.int32)
-    child_rows = [np.empty(count[b], dtype=np.int32) for b in range(n_branches)]
-    child_w = [np.empty(count[b]) for b in range(n_branches)]
-    fill = np.zeros(n_branches, dtype=np.int64)
+    out_rows = np.empty(start[n_branches], dtype=np.int32)
+    out_w = np.empty(start[n_branches])
+    fill = start[:n_branches].copy()
     for i in range(m):
         if branch[i] >= 0:
             b = branch[i]
-            local[i, b] = fill[b]
-            child_rows[b][fill[b]] = rows[i]
-            child_w[b][fill[b]] = w[i]
+            local[i, b] = fill[b] - start[b]
+            out_rows[fill[b]] = rows[i]
+            out_w[fill[b]] = w[i]
             fill[b] += 1
         else:
             for b in range(n_branches):
                 if share[b] > SMALL:
-                    local[i, b] = fill[b]
-                    child_rows[b][fill[b]] = rows[i]
-                    child_w[b][fill[b]] = w[i] * share[b]
+                    local[i, b] = fill[b] - start[b]
+                    out_rows[fill[b]] = rows[i]
+                    out_w[fill[b]] = w[i] * share[b]
                     fill[b] += 1
+    child_rows = [out_rows[start[b]:start[b + 1]] for b in range(n_branches)]
+    child_w = [out_w[start[b]:start[b + 1]] for b in range(n_branches)]
     return child_rows, child_w, local
 
 
