@@ -8,7 +8,7 @@ import pytest
 
 from weightboost.c45 import kernel_cache
 from weightboost.c45.criteria import old_ent
-from weightboost.c45.split import make_scratch, numeric_split
+from weightboost.c45.split import make_scratch, numeric_splits
 from weightboost.c45.tree import GrowSettings
 
 SMALL = 1e-6
@@ -61,11 +61,15 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     stored = np.flatnonzero(values != 0.0) if implicit_zero else np.flatnonzero(~np.isnan(values))
     order = stored[np.argsort(values[stored], kind="stable")]
     m = len(y)
-    buffers = make_scratch(values.shape[0], n_classes, 1, m)[4]   # what select_split passes
+    scratch = make_scratch(1, n_classes, 1, m)   # what select_split passes
     totals = np.bincount(y, weights=w, minlength=n_classes)
-    return numeric_split(values[order].copy(), order.astype(np.int32), 0, len(order),
-                         y.astype(np.int64), w, m, totals, totals.sum(), old_ent(totals),
-                         GrowSettings(2.0, True), implicit_zero, buffers)
+    one = np.zeros(1, dtype=np.int64)
+    numeric_splits(values[order].copy(), order.astype(np.int32),
+                   np.array([0, len(order)], dtype=np.int64), one, one, np.zeros(1, dtype=bool),
+                   one, np.array([implicit_zero]), y.astype(np.int64), w, m, totals,
+                   totals.sum(), old_ent(totals), GrowSettings(2.0, True), scratch[4],
+                   scratch[:4])
+    return tuple(result[0] for result in scratch[:4])
 
 
 def random_attribute(rng, case):

@@ -8,7 +8,7 @@ apart, so perhaps cut here or below), its stored entries sorted by value
 and are *partitioned* down the tree, never re-sorted: a child's entries are its parent's,
 filtered to the child's instances, in the same order. What is not stored is a missing value
 or, in an attribute that stores its non-zeros only, a zero; the split evaluation
-(``split.numeric_split``) and the routing below are written once for both, and cost time
+(``split.numeric_splits``) and the routing below are written once for both, and cost time
 proportional to the stored entries.
 
 Missing split values make fractional instances (docs/algorithms.md §5.5): the instance goes to

@@ -166,16 +166,19 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 
 
 @njit(cache=True)
-def numeric_split(vals, loc, lo, hi, local_y, w, m, node_totals, node_weight, node_ent, settings,
-                  implicit_zero, buffers):
-    """Evaluate a numeric attribute at a node in one pass over its sorted stored entries.
+def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, implicit_zero,
+                   local_y, w, m, node_totals, node_weight, node_ent, settings, buffers, result):
+    """Evaluate every numeric attribute among a node's ``candidates``, each in one pass over its
+    sorted stored entries; candidate q's (valid, gain, gain ratio, cut value) go to
+    ``result`` = (valid, gains, ratios, cuts) at index q (nominal candidates are left alone).
 
-    The entries are ``vals[lo:hi]``, their values in ascending order, and ``loc[lo:hi]``, their
-    instances (indices into ``local_y`` and ``w``; the node has ``m`` instances). The
-    instances without an entry have a missing value, or with ``implicit_zero`` the value 0: in
-    the sorted order the zeros form one block of equal values, which the scan crosses in one
-    step (its class weights are the node's less those of the entries), so that the cost is that
-    of the entries.
+    Numeric attribute a's entries are ``vals[lo:hi]``, their values in ascending order, and
+    ``loc[lo:hi]``, their instances (indices into ``local_y`` and ``w``; the node has ``m``
+    instances), with lo, hi = ``ptr[position[a]]``, ``ptr[position[a] + 1]``. The instances
+    without an entry have a missing value, or if its slot (``num_slot[a]``) has
+    ``implicit_zero``, the value 0: in the sorted order the zeros form one block of equal
+    values, which the scan crosses in one step (its class weights are the node's less those of
+    the entries), so that the cost is that of the entries.
 
     The result is that of J48's scan, which computes the gain of every candidate cut, but
     most gains are not computed (Fayyad & Irani's boundary points, docs/algorithms.md §5.3):
@@ -190,128 +193,138 @@ def numeric_split(vals, loc, lo, hi, local_y, w, m, node_totals, node_weight, no
     ``buffers``: ``sides`` (3, n_classes), the class weights left of the cut, right of it and
     of the entries, and ``skipped`` (5, at least the number of entries), the skipped
     candidates' left weight of the line's class, right weight of it, left weight, value and
-    following value. Two arrays, not eight: this runs once per attribute and node (183 k times
-    for one Reuters tree), and every array argument costs two atomic reference count updates
-    per call."""
+    following value. All of a node's attributes are evaluated in one call, with few array
+    arguments: a call costs two atomic reference count updates per array argument, and a
+    Reuters tree evaluates 183 k (node, attribute) pairs."""
     sides, skipped = buffers
+    valid, gains, ratios, cuts = result
     n_classes = node_totals.shape[0]
-    c = hi - lo
-    if implicit_zero:
-        n_zero = m - c
-        for j in range(n_classes):
-            sides[2, j] = 0.0
-        for k in range(lo, hi):
-            sides[2, local_y[loc[k]]] += w[loc[k]]
-        for j in range(n_classes):
-            sides[1, j] = node_totals[j]
-        known = node_weight
-        n_known = m
-    else:
-        n_zero = 0
-        if c == m:
+    # one loop, not a call per attribute: arrays passed to a call (even an inlined one) are
+    # reference counted at every call
+    for q in range(candidates.shape[0]):
+        a = candidates[q]
+        if nominal[a]:
+            continue
+        lo, hi = ptr[position[a]], ptr[position[a] + 1]
+        zeros_implicit = implicit_zero[num_slot[a]]
+        valid[q], gains[q], ratios[q], cuts[q] = False, 0.0, 0.0, 0.0
+        c = hi - lo
+        if zeros_implicit:
+            n_zero = m - c
+            for j in range(n_classes):
+                sides[2, j] = 0.0
+            for k in range(lo, hi):
+                sides[2, local_y[loc[k]]] += w[loc[k]]
             for j in range(n_classes):
                 sides[1, j] = node_totals[j]
+            known = node_weight
+            n_known = m
         else:
-            for j in range(n_classes):
-                sides[1, j] = 0.0
-            for k in range(lo, hi):
-                sides[1, local_y[loc[k]]] += w[loc[k]]
-        known = 0.0
-        for j in range(n_classes):
-            known += sides[1, j]
-        n_known = c
-    min_split = min_split_weight(known, n_classes, settings.min_obj)
-    if n_known - 2.0 * min_split < -SMALL:
-        return False, 0.0, 0.0, 0.0
-    default_ent = node_ent if n_known == m else old_ent(sides[1])
-    for j in range(n_classes):
-        sides[0, j] = 0.0
-    left_weight = 0.0
-    best = (0.0, 0.0, 0.0, 0.0, False, 0)
-    # the elements in sorted order: the entries, with the zero block (if any) after the
-    # negative ones, at element index zero_at
-    zero_at = -1
-    if n_zero > 0:
-        zero_at = 0
-        while zero_at < c and vals[lo + zero_at] < 0.0:
-            zero_at += 1
-    n_elements = c + 1 if n_zero > 0 else c
-    anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
-    line, tail = -1, -1            # class of the elements moved since the anchor / last cut
-    n_skipped, skipped_line, off_curve = 0, -1, False
-    for e in range(n_elements):
-        # move element e to the left side, then look at the gap to element e + 1; the last
-        # element has no gap after it and only ends the line
-        k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
-        final = e == n_elements - 1
-        cls = -2 if e == zero_at or final else local_y[loc[k]]
-        line = merge_class(line, cls)
-        tail = merge_class(tail, cls)
-        if n_skipped > 0 and line == -2:
-            # the line ended at its last skipped candidate: evaluate it, decide the others
-            last = n_skipped - 1
-            keep_left, keep_right = sides[0, skipped_line], sides[1, skipped_line]
-            gain, raw, clean = skipped_gain(last, skipped_line, sides, known, default_ent,
-                                            node_weight, skipped)
-            if last == 0 or (clean and not off_curve and node_weight >= 1.0
-                             and max(anchor_raw, raw) - best[0] <= SMALL):
-                # convexity: no skipped candidate but the last can change the best
-                best_gain, low, high, best_left, found, tries = best
-                best = keep_better((best_gain, low, high, best_left, found, tries + last),
-                                   gain, skipped[3, last], skipped[4, last], skipped[2, last])
+            n_zero = 0
+            if c == m:
+                for j in range(n_classes):
+                    sides[1, j] = node_totals[j]
             else:
-                best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
-                                          sides, known, default_ent, node_weight, anchor_raw,
-                                          gain, skipped)
-            sides[0, skipped_line], sides[1, skipped_line] = keep_left, keep_right
-            anchor_raw, anchor_clean = raw, clean
-            n_skipped, off_curve = 0, False
-            line = tail
-        if final:
-            break
-        if e == zero_at:
-            value = 0.0
+                for j in range(n_classes):
+                    sides[1, j] = 0.0
+                for k in range(lo, hi):
+                    sides[1, local_y[loc[k]]] += w[loc[k]]
+            known = 0.0
             for j in range(n_classes):
-                moved = node_totals[j] - sides[2, j]
-                sides[0, j] += moved
-                sides[1, j] -= moved
-                left_weight += moved
-        else:
-            i = loc[k]
-            value = vals[k]
-            sides[0, cls] += w[i]
-            sides[1, cls] -= w[i]
-            left_weight += w[i]
-        if e + 1 == zero_at:
-            following = 0.0
-        else:
-            following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)]
-        if value + 1e-5 < following:
-            right_weight = known - left_weight
-            if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                if anchor_clean and line >= 0:
-                    # on a line from the anchor: record the state, skip the gain
-                    skipped[0, n_skipped] = sides[0, line]
-                    skipped[1, n_skipped] = sides[1, line]
-                    skipped[2, n_skipped] = left_weight
-                    skipped[3, n_skipped] = value
-                    skipped[4, n_skipped] = following
-                    off_curve |= off_x_log_x(sides[0, line]) or \
-                        off_x_log_x(sides[1, line]) or off_x_log_x(left_weight) or \
-                        off_x_log_x(right_weight)
-                    n_skipped += 1
-                    skipped_line = line
+                known += sides[1, j]
+            n_known = c
+        min_split = min_split_weight(known, n_classes, settings.min_obj)
+        if n_known - 2.0 * min_split < -SMALL:
+            continue
+        default_ent = node_ent if n_known == m else old_ent(sides[1])
+        for j in range(n_classes):
+            sides[0, j] = 0.0
+        left_weight = 0.0
+        best = (0.0, 0.0, 0.0, 0.0, False, 0)
+        # the elements in sorted order: the entries, with the zero block (if any) after the
+        # negative ones, at element index zero_at
+        zero_at = -1
+        if n_zero > 0:
+            zero_at = 0
+            while zero_at < c and vals[lo + zero_at] < 0.0:
+                zero_at += 1
+        n_elements = c + 1 if n_zero > 0 else c
+        anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
+        line, tail = -1, -1            # class of the elements moved since the anchor / last cut
+        n_skipped, skipped_line, off_curve = 0, -1, False
+        for e in range(n_elements):
+            # move element e to the left side, then look at the gap to element e + 1; the last
+            # element has no gap after it and only ends the line
+            k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
+            final = e == n_elements - 1
+            cls = -2 if e == zero_at or final else local_y[loc[k]]
+            line = merge_class(line, cls)
+            tail = merge_class(tail, cls)
+            if n_skipped > 0 and line == -2:
+                # the line ended at its last skipped candidate: evaluate it, decide the others
+                last = n_skipped - 1
+                keep_left, keep_right = sides[0, skipped_line], sides[1, skipped_line]
+                gain, raw, clean = skipped_gain(last, skipped_line, sides, known, default_ent,
+                                                node_weight, skipped)
+                if last == 0 or (clean and not off_curve and node_weight >= 1.0
+                                 and max(anchor_raw, raw) - best[0] <= SMALL):
+                    # convexity: no skipped candidate but the last can change the best
+                    best_gain, low, high, best_left, found, tries = best
+                    best = keep_better((best_gain, low, high, best_left, found, tries + last),
+                                       gain, skipped[3, last], skipped[4, last], skipped[2, last])
                 else:
-                    gain, anchor_raw, anchor_clean = cut_gain(
-                        sides, left_weight, right_weight, default_ent, known, node_weight)
-                    best = keep_better(best, gain, value, following, left_weight)
-                    line = -1
-                tail = -1
-    best_gain, best_low, best_high, best_left_weight, found, tries = best
-    if not found:  # no cut gained more than 1e-6: invalid whatever MDL says
-        return False, 0.0, 0.0, 0.0
-    return finish_numeric(best_gain, tries, node_weight, known, settings.use_mdl, best_low,
-                          best_high, best_left_weight)
+                    best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
+                                              sides, known, default_ent, node_weight, anchor_raw,
+                                              gain, skipped)
+                sides[0, skipped_line], sides[1, skipped_line] = keep_left, keep_right
+                anchor_raw, anchor_clean = raw, clean
+                n_skipped, off_curve = 0, False
+                line = tail
+            if final:
+                break
+            if e == zero_at:
+                value = 0.0
+                for j in range(n_classes):
+                    moved = node_totals[j] - sides[2, j]
+                    sides[0, j] += moved
+                    sides[1, j] -= moved
+                    left_weight += moved
+            else:
+                i = loc[k]
+                value = vals[k]
+                sides[0, cls] += w[i]
+                sides[1, cls] -= w[i]
+                left_weight += w[i]
+            if e + 1 == zero_at:
+                following = 0.0
+            else:
+                following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)]
+            if value + 1e-5 < following:
+                right_weight = known - left_weight
+                if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
+                    if anchor_clean and line >= 0:
+                        # on a line from the anchor: record the state, skip the gain
+                        skipped[0, n_skipped] = sides[0, line]
+                        skipped[1, n_skipped] = sides[1, line]
+                        skipped[2, n_skipped] = left_weight
+                        skipped[3, n_skipped] = value
+                        skipped[4, n_skipped] = following
+                        off_curve |= off_x_log_x(sides[0, line]) or \
+                            off_x_log_x(sides[1, line]) or off_x_log_x(left_weight) or \
+                            off_x_log_x(right_weight)
+                        n_skipped += 1
+                        skipped_line = line
+                    else:
+                        gain, anchor_raw, anchor_clean = cut_gain(
+                            sides, left_weight, right_weight, default_ent, known, node_weight)
+                        best = keep_better(best, gain, value, following, left_weight)
+                        line = -1
+                    tail = -1
+        best_gain, best_low, best_high, best_left_weight, found, tries = best
+        if found:  # else no cut gained more than 1e-6: invalid whatever MDL says
+            valid[q], gains[q], ratios[q], cuts[q] = finish_numeric(
+                best_gain, tries, node_weight, known, settings.use_mdl, best_low, best_high,
+                best_left_weight)
 
 
 @njit(cache=True)
@@ -360,28 +373,20 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             many_valued_only = False
             break
     valid, gains, ratios, cuts, buffers, bags = scratch
-    vals, loc, ptr, w = sample.vals, sample.loc, sample.ptr, sample.w
-    implicit_zero, num_slot = view.implicit_zero, view.num_slot
     node_ent = old_ent(node_totals)
+    numeric_splits(sample.vals, sample.loc, sample.ptr, candidates, position, nominal,
+                   view.num_slot, view.implicit_zero, local_y, sample.w, m, node_totals,
+                   node_weight, node_ent, settings, buffers, (valid, gains, ratios, cuts))
     average = 0.0
     counted = 0
     for q in range(candidates.shape[0]):
         a = candidates[q]
         if nominal[a]:
-            ok, g, r, c = nominal_split(view.XT[a], n_values[a], local_y, node_totals.shape[0],
-                                        sample.rows, w, node_weight, settings.min_obj,
-                                        bags)
-        else:
-            p = position[a]
-            ok, g, r, c = numeric_split(vals, loc, ptr[p], ptr[p + 1], local_y, w, m,
-                                        node_totals, node_weight, node_ent, settings,
-                                        implicit_zero[num_slot[a]], buffers)
-        valid[q] = ok
-        gains[q] = g
-        ratios[q] = r
-        cuts[q] = c
-        if ok and (not nominal[a] or many_valued_only or n_values[a] - 0.3 * n_all < -SMALL):
-            average += g
+            valid[q], gains[q], ratios[q], cuts[q] = nominal_split(
+                view.XT[a], n_values[a], local_y, node_totals.shape[0], sample.rows, sample.w,
+                node_weight, settings.min_obj, bags)
+        if valid[q] and (not nominal[a] or many_valued_only or n_values[a] - 0.3 * n_all < -SMALL):
+            average += gains[q]
             counted += 1
     if counted == 0:
         return -1, 0.0
