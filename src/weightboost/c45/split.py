@@ -328,31 +328,57 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
 
 
 @njit(cache=True)
-def nominal_split(column, n_values, local_y, n_classes, rows, w, node_weight, min_obj, scratch):
-    """Evaluate the multiway split on a nominal attribute (codes 0..n_values-1, NaN missing).
-    ``scratch``: a buffer of at least (n_values, n_classes)."""
-    bags = scratch[:n_values]
-    bags[:] = 0.0
-    for i in range(rows.shape[0]):
-        value = column[rows[i]]
-        if not math.isnan(value):
-            bags[int(value), local_y[i]] += w[i]
-    bag_totals = bags.sum(axis=1)
-    heavy = 0
-    for b in range(n_values):
-        if bag_totals[b] - min_obj > -SMALL:
-            heavy += 1
-    if heavy < 2:
-        return False, 0.0, 0.0, 0.0
-    class_totals = bags.sum(axis=0)
-    known = class_totals.sum()
-    acc = 0.0
-    for b in range(n_values):
+def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_weight, min_obj,
+                   scratch, result):
+    """Evaluate the multiway split on every nominal attribute among a node's ``candidates``
+    (codes 0..n_values-1 in ``XT``, NaN missing); candidate q's (valid, gain, gain ratio, 0) go
+    to ``result`` = (valid, gains, ratios, cuts) at index q (numeric candidates are left
+    alone). A split is valid if at least two branches weigh ``min_obj`` or more.
+
+    ``scratch``: a buffer of at least (max n_values + 1, n_classes + 1): per value, its class
+    weights and total, and in the last row the class totals. One loop without allocation, as
+    in ``numeric_splits``."""
+    valid, gains, ratios, cuts = result
+    n_classes = scratch.shape[1] - 1
+    for q in range(candidates.shape[0]):
+        a = candidates[q]
+        if not nominal[a]:
+            continue
+        k = n_values[a]
+        valid[q], gains[q], ratios[q], cuts[q] = False, 0.0, 0.0, 0.0
+        for b in range(k):
+            for j in range(n_classes):
+                scratch[b, j] = 0.0
+        for i in range(rows.shape[0]):
+            value = XT[a, rows[i]]
+            if not math.isnan(value):
+                scratch[int(value), local_y[i]] += w[i]
+        heavy = 0
+        for b in range(k):
+            total = 0.0
+            for j in range(n_classes):
+                total += scratch[b, j]
+            scratch[b, n_classes] = total
+            if total - min_obj > -SMALL:
+                heavy += 1
+        if heavy < 2:
+            continue
+        class_known = 0.0
         for j in range(n_classes):
-            acc += lnfunc(bags[b, j])
-        acc -= lnfunc(bag_totals[b])
-    gain = gain_from_entropies(old_ent(class_totals), -acc / LOG2, known, node_weight)
-    return True, gain, gain_ratio(gain, bag_totals, node_weight), 0.0
+            total = 0.0
+            for b in range(k):
+                total += scratch[b, j]
+            scratch[k, j] = total
+            class_known += total
+        acc = 0.0
+        for b in range(k):
+            for j in range(n_classes):
+                acc += lnfunc(scratch[b, j])
+            acc -= lnfunc(scratch[b, n_classes])
+        gain = gain_from_entropies(old_ent(scratch[k, :n_classes]), -acc / LOG2, class_known,
+                                   node_weight)
+        ratio = gain_ratio(gain, scratch[:k, n_classes], node_weight)
+        valid[q], gains[q], ratios[q] = True, gain, ratio
 
 
 @njit(cache=True)
@@ -377,14 +403,12 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
     numeric_splits(sample.vals, sample.loc, sample.ptr, candidates, position, nominal,
                    view.num_slot, view.implicit_zero, local_y, sample.w, m, node_totals,
                    node_weight, node_ent, settings, buffers, (valid, gains, ratios, cuts))
+    nominal_splits(view.XT, candidates, nominal, n_values, local_y, sample.rows, sample.w,
+                   node_weight, settings.min_obj, bags, (valid, gains, ratios, cuts))
     average = 0.0
     counted = 0
     for q in range(candidates.shape[0]):
         a = candidates[q]
-        if nominal[a]:
-            valid[q], gains[q], ratios[q], cuts[q] = nominal_split(
-                view.XT[a], n_values[a], local_y, node_totals.shape[0], sample.rows, sample.w,
-                node_weight, settings.min_obj, bags)
         if valid[q] and (not nominal[a] or many_valued_only or n_values[a] - 0.3 * n_all < -SMALL):
             average += gains[q]
             counted += 1
@@ -408,7 +432,7 @@ def make_scratch(n_attributes, n_classes, max_values, n_rows):
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
             (np.empty((3, n_classes)), np.empty((5, n_rows))),
-            np.empty((max(max_values, 1), n_classes)))
+            np.empty((max(max_values, 1) + 1, n_classes + 1)))
 
 
 @njit(cache=True)
