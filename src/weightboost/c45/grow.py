@@ -27,33 +27,36 @@ from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample
 
 
 @njit(cache=True)
-def live_attributes(view, sample, m, slot_attr, nominal_attrs, position):
+def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs, position):
     """The numeric attributes still live at a node (two stored values more than 1e-5 apart, or
     in an attribute storing its non-zeros only, one non-zero and one zero), marked in
-    ``position`` (live index, else -1); returns their mask over the node's slots, their number, and the node's candidate
-    attributes (the nominal ones and the live numeric ones, ascending). ``slot_attr``: the
-    attribute of each numeric slot."""
+    ``position`` (live index, else -1); returns their mask over the node's slots, their number,
+    and the node's candidate attributes (the nominal ones and the live numeric ones,
+    ascending). The node's entries are ``ptr``, ``vals`` and ``slots`` of its NodeSample;
+    ``implicit_zero`` is the GrowView's, ``slot_attr`` the attribute of each numeric slot. (The
+    arrays themselves, not the records: every array of a record passed to a kernel costs two
+    atomic reference count updates.)"""
     position[:] = -1
-    n_slots = sample.slots.shape[0]
+    n_slots = slots.shape[0]
     live = np.zeros(n_slots, dtype=np.bool_)
     n_live = 0
     for p in range(n_slots):
-        lo, hi = sample.ptr[p], sample.ptr[p + 1]
+        lo, hi = ptr[p], ptr[p + 1]
         c = hi - lo
-        if view.implicit_zero[sample.slots[p]]:
-            ok = c >= 1 and (c < m or sample.vals[lo] + 1e-5 < sample.vals[hi - 1])
+        if implicit_zero[slots[p]]:
+            ok = c >= 1 and (c < m or vals[lo] + 1e-5 < vals[hi - 1])
         else:
-            ok = c >= 2 and sample.vals[lo] + 1e-5 < sample.vals[hi - 1]
+            ok = c >= 2 and vals[lo] + 1e-5 < vals[hi - 1]
         if ok:
             live[p] = True
-            position[slot_attr[sample.slots[p]]] = p
+            position[slot_attr[slots[p]]] = p
             n_live += 1
     candidates = np.empty(nominal_attrs.shape[0] + n_live, dtype=np.int64)
     candidates[:nominal_attrs.shape[0]] = nominal_attrs
     q = nominal_attrs.shape[0]
     for p in range(n_slots):
         if live[p]:
-            candidates[q] = slot_attr[sample.slots[p]]
+            candidates[q] = slot_attr[slots[p]]
             q += 1
     if nominal_attrs.shape[0] > 0:
         candidates.sort()
@@ -61,20 +64,21 @@ def live_attributes(view, sample, m, slot_attr, nominal_attrs, position):
 
 
 @njit(cache=True)
-def branches(view, sample, a, p, threshold):
-    """The branch of every instance of the node for the split on attribute a (live index p if
-    numeric), -1 where its value is missing."""
-    m = sample.rows.shape[0]
+def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold):
+    """The branch of every instance of the node (``rows``) for the split on attribute a, -1
+    where its value is missing: a nominal attribute's code in ``XT``, else the side of
+    ``threshold`` of its stored entries ``vals[lo:hi]`` (of instances ``loc[lo:hi]``), the
+    others having the value 0 if ``implicit``, else a missing value."""
+    m = rows.shape[0]
     branch = np.empty(m, dtype=np.int64)
-    if view.nominal[a]:
+    if is_nominal:
         for i in range(m):
-            value = view.XT[a, sample.rows[i]]
+            value = XT[a, rows[i]]
             branch[i] = -1 if np.isnan(value) else int(value)
         return branch
-    implicit = view.implicit_zero[sample.slots[p]]
     branch[:] = (0 if 0.0 <= threshold else 1) if implicit else -1
-    for k in range(sample.ptr[p], sample.ptr[p + 1]):
-        branch[sample.loc[k]] = 0 if sample.vals[k] <= threshold else 1
+    for k in range(lo, hi):
+        branch[loc[k]] = 0 if vals[k] <= threshold else 1
     return branch
 
 
@@ -161,7 +165,8 @@ def grow(view, y, n_classes, w_root, settings):
             node, y, sample.rows, sample.w, n_classes, node_int, empty, dist, inst, store_rows,
             store_w, used)
         total = totals.sum()
-        live, n_live, candidates = live_attributes(view, sample, m, slot_attr, nominal_attrs,
+        live, n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
+                                                   sample.slots, m, slot_attr, nominal_attrs,
                                                    position)
         if total - 2.0 * settings.min_obj < -SMALL or abs(total - totals.max()) < SMALL:
             continue
@@ -169,15 +174,20 @@ def grow(view, y, n_classes, w_root, settings):
                               scratch)
         if a < 0:
             continue
+        lo = hi = 0
+        implicit = False
         if view.nominal[a]:
             n_branches = view.n_values[a]
             threshold = 0.0
         else:
             n_branches = 2
             s = view.num_slot[a]
+            implicit = view.implicit_zero[s]
             stored = view.vals[view.ptr[s]:view.ptr[s + 1]]
-            threshold = move_threshold(cut, stored, view.implicit_zero[s] and stored.shape[0] < n)
-        branch = branches(view, sample, a, position[a], threshold)
+            threshold = move_threshold(cut, stored, implicit and stored.shape[0] < n)
+            lo, hi = sample.ptr[position[a]], sample.ptr[position[a] + 1]
+        branch = branches(view.XT, sample.rows, a, view.nominal[a], sample.loc, sample.vals, lo,
+                          hi, implicit, threshold)
         known_weight = np.zeros(n_branches)
         for i in range(m):
             if branch[i] >= 0:
