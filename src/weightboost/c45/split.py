@@ -353,11 +353,15 @@ def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_wei
             value = XT[a, rows[i]]
             if not math.isnan(value):
                 scratch[int(value), local_y[i]] += w[i]
+        # each value's total in the last column, each class's in the last row
+        for j in range(n_classes):
+            scratch[k, j] = 0.0
         heavy = 0
         for b in range(k):
             total = 0.0
             for j in range(n_classes):
                 total += scratch[b, j]
+                scratch[k, j] += scratch[b, j]
             scratch[b, n_classes] = total
             if total - min_obj > -SMALL:
                 heavy += 1
@@ -365,11 +369,7 @@ def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_wei
             continue
         class_known = 0.0
         for j in range(n_classes):
-            total = 0.0
-            for b in range(k):
-                total += scratch[b, j]
-            scratch[k, j] = total
-            class_known += total
+            class_known += scratch[k, j]
         acc = 0.0
         for b in range(k):
             for j in range(n_classes):
