@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
-                                      gain_without_tolerance, lnfunc, old_ent)
+                                      gain_without_tolerance, lnfunc, new_ent, old_ent)
 
 LOG2 = math.log(2.0)
 
@@ -85,7 +85,7 @@ def skipped_gain(q, line, sides, known, default_ent, node_weight, skipped):
 @njit(cache=True)
 def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent, node_weight,
                        anchor_raw, last_gain, skipped):
-    """The best after the candidates skipped along one line (see ``numeric_split``) when the
+    """The best after the candidates skipped along one line (see ``numeric_splits``) when the
     last of them (of gain ``last_gain``) may beat the best, as the scan decides it.
 
     Along the line the gain is convex and the anchor's does not beat the best by more than
@@ -370,13 +370,8 @@ def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_wei
         class_known = 0.0
         for j in range(n_classes):
             class_known += scratch[k, j]
-        acc = 0.0
-        for b in range(k):
-            for j in range(n_classes):
-                acc += lnfunc(scratch[b, j])
-            acc -= lnfunc(scratch[b, n_classes])
-        gain = gain_from_entropies(old_ent(scratch[k, :n_classes]), -acc / LOG2, class_known,
-                                   node_weight)
+        gain = gain_from_entropies(old_ent(scratch[k, :n_classes]),
+                                   new_ent(scratch[:k, :n_classes]), class_known, node_weight)
         ratio = gain_ratio(gain, scratch[:k, n_classes], node_weight)
         valid[q], gains[q], ratios[q] = True, gain, ratio
 
@@ -399,12 +394,12 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
             many_valued_only = False
             break
     valid, gains, ratios, cuts, buffers, bags = scratch
-    node_ent = old_ent(node_totals)
+    result = (valid, gains, ratios, cuts)
     numeric_splits(sample.vals, sample.loc, sample.ptr, candidates, position, nominal,
                    view.num_slot, view.implicit_zero, local_y, sample.w, m, node_totals,
-                   node_weight, node_ent, settings, buffers, (valid, gains, ratios, cuts))
+                   node_weight, old_ent(node_totals), settings, buffers, result)
     nominal_splits(view.XT, candidates, nominal, n_values, local_y, sample.rows, sample.w,
-                   node_weight, settings.min_obj, bags, (valid, gains, ratios, cuts))
+                   node_weight, settings.min_obj, bags, result)
     average = 0.0
     counted = 0
     for q in range(candidates.shape[0]):
