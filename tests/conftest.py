@@ -4,8 +4,10 @@ helper that runs the real Snakemake workflow in a temporary directory."""
 from __future__ import annotations
 
 import copy
+import fcntl
 import http.server
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -167,10 +169,20 @@ def tiny_config(main_config) -> dict:
 @pytest.fixture(scope="session")
 def tiny_run(tmp_path_factory, tiny_config):
     """One finished run of the tiny config, shared by every module (read it, do not change it):
-    the reference that other runs of the same config are compared with."""
-    workdir = tmp_path_factory.mktemp("tiny")
-    result = run_snakemake(workdir, tiny_config, "experiments")
-    assert result.returncode == 0, result.stderr[-4000:]
+    the reference that other runs of the same config are compared with. Under pytest-xdist
+    (`make test`) the first process that needs it runs it, in the session's directory above the
+    processes' own, and the others wait for it and read it."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    workdir, done = shared / "tiny-run", shared / "tiny-run.done"
+    with open(shared / "tiny-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not done.exists():
+            shutil.rmtree(workdir, ignore_errors=True)  # what a failed attempt left
+            result = run_snakemake(workdir, tiny_config, "experiments")
+            assert result.returncode == 0, result.stderr[-4000:]
+            done.touch()
     return workdir, tiny_config
 
 
