@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 CORES ?= all
 PYTEST_ARGS ?=
 # the suite's processes (pytest-xdist): one per core; each test file stays in one process, so
-# that a file's shared fixtures (a finished run, the one-node SLURM) are built once
+# that a file's shared fixtures (a finished run, the one-node SLURM) are built once, in the
+# order of tests/conftest.py (long files first)
 TEST_WORKERS ?= auto
 # the resolver `make lock` runs (a tool, not part of the environment it locks)
 UV_VERSION ?= 0.9.30
@@ -28,12 +29,10 @@ help:
 	@echo "Set REPRO_MIRROR=/path/to/data-mirror to read raw inputs from a local mirror."
 
 # Every package comes from the lock with its hash checked; the project itself is then installed
-# without resolving anything, built with the locked setuptools. --no-compile: Python compiles a
-# module's bytecode when it is first imported; compiling every installed file up front took 16 of
-# the 38 s of installing (measured), most of it for modules no run imports.
+# without resolving anything, built with the locked setuptools.
 $(BIN)/.installed: requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --no-compile --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
@@ -56,7 +55,7 @@ report: install
 	$(BIN)/snakemake --cores $(CORES) report
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/snakemake --lint

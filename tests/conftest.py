@@ -37,6 +37,25 @@ def real_mirror() -> Path | None:
     return None
 
 
+def pytest_sessionstart(session):
+    """Compile the C4.5 kernels (numba, cached on disk) once, before pytest-xdist starts the
+    suite's processes (`make test`): on a fresh clone every one of them, and every job process
+    of the workflow tests, would otherwise compile them at the same time."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        from weightboost.warm import warm_up
+
+        warm_up()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files holding a `slow` or `cluster` test first, each file's tests in their order:
+    `make test` gives each file to one process (pytest-xdist), and a long file started last
+    would run alone at the end."""
+    heavy = {item.path for item in items
+             if item.get_closest_marker("slow") or item.get_closest_marker("cluster")}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 @pytest.fixture(scope="session")
 def main_config() -> dict:
     return load_config(ROOT / "config" / "config.yaml")

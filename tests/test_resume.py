@@ -8,6 +8,7 @@ import sys
 import time
 
 import pandas as pd
+import pytest
 
 from conftest import ROOT
 
@@ -20,6 +21,7 @@ def deterministic_bytes(path):
                                if c in frame.columns]).to_csv(index=False)
 
 
+@pytest.mark.slow
 def test_a_second_run_killed_part_way_resumes_to_byte_identical_tables(tmp_path, tiny_run):
     # determinism and resume at once: a second run of the tiny config, killed mid-run and
     # finished by the README's command, gives the reference run's tables byte for byte
