@@ -23,7 +23,8 @@ from numba import njit
 from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import make_scratch, move_threshold, select_split
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  grow_nodes, new_tree, open_node, partition)
+                                  copy_into, grow_nodes, new_tree, open_node,
+                                  partition)
 
 
 @njit(cache=True)
@@ -52,7 +53,7 @@ def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs
             position[slot_attr[slots[p]]] = p
             n_live += 1
     candidates = np.empty(nominal_attrs.shape[0] + n_live, dtype=np.int64)
-    candidates[:nominal_attrs.shape[0]] = nominal_attrs
+    copy_into(candidates, 0, nominal_attrs)
     q = nominal_attrs.shape[0]
     for p in range(n_slots):
         if live[p]:
@@ -144,7 +145,7 @@ def grow(view, y, n_classes, w_root, settings):
     n = view.XT.shape[1]
     n_attributes = view.XT.shape[0]
     node_int, node_float, empty, dist, inst, store_rows, store_w = new_tree(n_classes, n)
-    used = 0
+    used = np.int64(0)  # not the literal 0: numba would compile open_node for it too
     n_nodes = 1
     n_slots = view.ptr.shape[0] - 1
     root = NodeSample(np.arange(n).astype(np.int32), w_root.copy(), view.ptr.copy(),

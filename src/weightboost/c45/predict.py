@@ -21,7 +21,7 @@ def predict_distribution(X, nominal, node_int, node_float, empty, dist):
     n_classes = dist.shape[1]
     out = np.zeros((n, n_classes))
     for i in range(n):
-        k = 0
+        k = np.int64(0)  # not the literal 0: numba would compile spread for it too
         while True:
             if node_int[k, NCHILD] <= 0:
                 add_distribution(out, i, dist, k, 1.0)

@@ -20,7 +20,8 @@ from numba import njit
 
 from weightboost.c45.criteria import SMALL, estimated_errors
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
-                                  class_totals, partition, store_instances)
+                                  class_totals, copy_into, partition,
+                                  store_instances)
 
 
 @njit(cache=True)
@@ -60,7 +61,7 @@ def _route(view, node_int, node_float, k, rows, w):
     Returns the children's (rows, w) lists and the new branch shares: the known values' shares
     of the new data, or equal shares when none of its values is known."""
     a = node_int[k, ATTR]
-    n_branches = node_int[k, NCHILD]
+    n_branches = np.int64(node_int[k, NCHILD])  # as grow's: partition compiled once
     m = rows.shape[0]
     branch = np.empty(m, dtype=np.int64)
     bag = np.zeros(n_branches)
@@ -152,8 +153,8 @@ def _other_branches(node_int, inst, store_rows, store_w, k, largest):
     for c in range(first, first + n_children):
         if c != largest:
             start, length = inst[c, 0], inst[c, 1]
-            rows[fill:fill + length] = store_rows[start:start + length]
-            w[fill:fill + length] = store_w[start:start + length]
+            copy_into(rows, fill, store_rows[start:start + length])
+            copy_into(w, fill, store_w[start:start + length])
             fill += length
     return rows, w
 
@@ -196,13 +197,15 @@ def prune(view, missing, y, n_classes, tree, settings):
         start, length = inst[k, 0], inst[k, 1]
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
-        if settings.subtree_raising and _all_known(missing, node_int, k, largest):
-            others, others_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
+        if settings.subtree_raising:
+            # one call with a computed flag: a literal True and False would compile it twice
+            all_known = _all_known(missing, node_int, k, largest)
+            if all_known:
+                sent, sent_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
+            else:
+                sent, sent_w = rows, w
             errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float, dist,
-                                               largest, others, others_w, cf, z, True)
-        elif settings.subtree_raising:
-            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float, dist,
-                                               largest, rows, w, cf, z, False)
+                                               largest, sent, sent_w, cf, z, all_known)
         else:
             errors_branch = np.inf
         errors_leaf = estimated_errors(dist[k], cf, z)
@@ -222,7 +225,7 @@ def prune(view, missing, y, n_classes, tree, settings):
             todo = [(k, rows, w)]
             while len(todo) > 0:
                 j, r, ww = todo.pop()
-                dist[j] = class_totals(y, r, ww, n_classes)
+                copy_into(dist[j], 0, class_totals(y, r, ww, n_classes))
                 store_rows, store_w, s, used = store_instances(store_rows, store_w, used, r, ww)
                 inst[j, 0] = s
                 inst[j, 1] = r.shape[0]

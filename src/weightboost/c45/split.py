@@ -240,7 +240,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         for j in range(n_classes):
             sides[0, j] = 0.0
         left_weight = 0.0
-        best = (0.0, 0.0, 0.0, 0.0, False, 0)
+        # typed, not literal, constants: numba would compile improve_along_line for the
+        # literals' types too
+        best = (0.0, 0.0, 0.0, 0.0, np.bool_(False), np.int64(0))
         # the elements in sorted order: the entries, with the zero block (if any) after the
         # negative ones, at element index zero_at
         zero_at = -1
@@ -251,7 +253,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         n_elements = c + 1 if n_zero > 0 else c
         anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
         line, tail = -1, -1            # class of the elements moved since the anchor / last cut
-        n_skipped, skipped_line, off_curve = 0, -1, False
+        n_skipped, skipped_line, off_curve = np.int64(0), np.int64(-1), False
         for e in range(n_elements):
             # move element e to the left side, then look at the gap to element e + 1; the last
             # element has no gap after it and only ends the line

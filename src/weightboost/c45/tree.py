@@ -61,6 +61,15 @@ class NodeSample(NamedTuple):
     slots: np.ndarray       # (n_live,) int64 the numeric slot of each live attribute
 
 
+@njit(cache=True, inline="always")
+def copy_into(dst, start, src):
+    """``dst[start:start + len(src)] = src`` for 1-D arrays, as a loop: a slice assignment
+    makes numba compile its shape check and error message, about 4 s of every fresh
+    compilation of the kernels (the kernels use none)."""
+    for k in range(src.shape[0]):
+        dst[start + k] = src[k]
+
+
 @njit(cache=True)
 def new_tree(n_classes, n_rows):
     """Empty node arrays (root allocated, share 1) and an instance store sized for n_rows."""
@@ -88,11 +97,11 @@ def grow_nodes(node_int, node_float, empty, dist, inst, needed):
     em = np.zeros(new_capacity, dtype=np.bool_)
     di = np.zeros((new_capacity, dist.shape[1]))
     ins = np.zeros((new_capacity, 2), dtype=np.int64)
-    ni[:capacity] = node_int
-    nf[:capacity] = node_float
-    em[:capacity] = empty
-    di[:capacity] = dist
-    ins[:capacity] = inst
+    copy_into(ni.reshape(-1), 0, node_int.reshape(-1))
+    copy_into(nf.reshape(-1), 0, node_float.reshape(-1))
+    copy_into(em, 0, empty)
+    copy_into(di.reshape(-1), 0, dist.reshape(-1))
+    copy_into(ins.reshape(-1), 0, inst.reshape(-1))
     return ni, nf, em, di, ins
 
 
@@ -104,11 +113,11 @@ def store_instances(store_rows, store_w, used, rows, w):
         capacity = max(needed, 2 * store_rows.shape[0])
         new_rows = np.empty(capacity, dtype=np.int32)
         new_w = np.empty(capacity)
-        new_rows[:used] = store_rows[:used]
-        new_w[:used] = store_w[:used]
+        copy_into(new_rows, 0, store_rows[:used])
+        copy_into(new_w, 0, store_w[:used])
         store_rows, store_w = new_rows, new_w
-    store_rows[used:needed] = rows
-    store_w[used:needed] = w
+    copy_into(store_rows, used, rows)
+    copy_into(store_w, used, w)
     return store_rows, store_w, used, needed
 
 
@@ -140,7 +149,7 @@ def open_node(node, y, rows, w, n_classes, node_int, empty, dist, inst, store_ro
     for i in range(m):
         local_y[i] = y[rows[i]]
     totals = class_totals(y, rows, w, n_classes)
-    dist[node] = totals
+    copy_into(dist[node], 0, totals)
     empty[node] = abs(totals.sum()) < SMALL
     store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
     inst[node, 0] = start
@@ -225,7 +234,7 @@ def compact(node_int, node_float, empty, dist, n_nodes):
         ni[j, ATTR] = node_int[k, ATTR] if node_int[k, NCHILD] > 0 else -1
         ni[j, NCHILD] = max(node_int[k, NCHILD], 0)
         ni[j, FIRST] = new_id[node_int[k, FIRST]] if node_int[k, NCHILD] > 0 else -1
-        nf[j] = node_float[k]
+        copy_into(nf[j], 0, node_float[k])
         em[j] = empty[k]
-        di[j] = dist[k]
+        copy_into(di[j], 0, dist[k])
     return ni, nf, em, di
