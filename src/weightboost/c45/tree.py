@@ -140,25 +140,6 @@ def class_totals(y, rows, w, n_classes):
 
 
 @njit(cache=True)
-def open_node(node, y, rows, w, n_classes, node_int, empty, dist, inst, store_rows, store_w,
-              used):
-    """Record a new node's class weights and instances (a leaf until it is split); returns
-    (classes of its instances, class totals, store_rows, store_w, used)."""
-    m = rows.shape[0]
-    local_y = np.empty(m, dtype=np.int64)
-    for i in range(m):
-        local_y[i] = y[rows[i]]
-    totals = class_totals(y, rows, w, n_classes)
-    copy_into(dist[node], 0, totals)
-    empty[node] = abs(totals.sum()) < SMALL
-    store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
-    inst[node, 0] = start
-    inst[node, 1] = m
-    node_int[node, NCHILD] = 0
-    return local_y, totals, store_rows, store_w, used
-
-
-@njit(cache=True)
 def partition(rows, w, branch, share, n_branches):
     """Split a node's instances between its branches (Weka's ClassifierSplitModel.split).
 
