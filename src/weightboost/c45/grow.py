@@ -23,7 +23,7 @@ from numba import njit
 from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import make_scratch, move_threshold, select_split
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  copy_into, grow_nodes, new_tree, partition,
+                                  class_totals, copy_into, grow_nodes, new_tree, partition,
                                   store_instances)
 
 
@@ -167,10 +167,9 @@ def grow(view, y, n_classes, w_root, settings):
         # German credit tree in reference counts
         rows, w = sample.rows, sample.w
         local_y = np.empty(m, dtype=np.int64)
-        totals = np.zeros(n_classes)
         for i in range(m):
             local_y[i] = y[rows[i]]
-            totals[local_y[i]] += w[i]
+        totals = class_totals(y, rows, w, n_classes)
         total = totals.sum()
         copy_into(dist[node], 0, totals)
         empty[node] = abs(total) < SMALL
