@@ -12,7 +12,7 @@ rule fetch_uci:
     log:
         "logs/fetch_uci/{dataset}.log",
     localrule: True
-    priority: 10  # as parse_uci's
+    priority: DATA_PRIORITY
     threads: 1
     resources:
         mem_mb=512,
@@ -38,9 +38,7 @@ rule parse_uci:
     # a second of work: on a cluster a submission (queue wait, Snakemake's start on the node)
     # would cost more than the parse, and hold back the cells behind it
     localrule: True
-    # before any cell: while the run's warm server compiles the kernels (about 20 s on a fresh
-    # clone), cells wait for it and the data jobs can use the free core (src/weightboost/warm.py)
-    priority: 10
+    priority: DATA_PRIORITY
     threads: 1
     resources:
         mem_mb=1024,

@@ -13,7 +13,7 @@ rule fetch_reuters:
     log:
         "logs/fetch_reuters.log",
     localrule: True
-    priority: 10  # as parse_uci's
+    priority: DATA_PRIORITY
     threads: 1
     resources:
         mem_mb=1024,
@@ -67,7 +67,7 @@ rule reuters_features:
         "logs/reuters_features.log",
     benchmark:
         "benchmarks/reuters_features.tsv"
-    priority: 10  # as parse_uci's
+    priority: DATA_PRIORITY
     threads: 1
     resources:
         mem_mb=4096,

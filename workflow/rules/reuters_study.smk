@@ -15,8 +15,7 @@ rule reuters_cell:
         "logs/reuters_cell/{category}/{algorithm}.log",
     benchmark:
         "benchmarks/reuters_cell/{category}/{algorithm}.tsv"
-    # the longest cells (10-25 s each) before the UCI ones, so that none ends the run alone
-    priority: 1
+    priority: LONG_CELL_PRIORITY
     threads: 1
     resources:
         mem_mb=4096,
