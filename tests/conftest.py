@@ -40,8 +40,10 @@ def real_mirror() -> Path | None:
 def pytest_sessionstart(session):
     """Compile the C4.5 kernels (numba, cached on disk) once, before pytest-xdist starts the
     suite's processes (`make test`): on a fresh clone every one of them, and every job process
-    of the workflow tests, would otherwise compile them at the same time."""
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+    of the workflow tests, would otherwise compile them at the same time. A run in one process
+    compiles them when a test first needs them, as before."""
+    starts_workers = getattr(session.config.option, "numprocesses", None)
+    if starts_workers and os.environ.get("PYTEST_XDIST_WORKER") is None:
         from weightboost.warm import warm_up
 
         warm_up()
