@@ -1,15 +1,20 @@
 """Benchmark: how long numba takes to compile the C4.5 kernels, and which ones it compiles twice.
 
-    python bench/kernel_compile.py [--top 15]
+    python bench/kernel_compile.py [--top 15] [--one-process]
 
 Compiles what a job uses (``weightboost.warm.warm_up``) in a fresh process with an empty,
 temporary ``NUMBA_CACHE_DIR``, as on a fresh clone (the warm server and the test suite wait for
 this), and prints the wall time, the slowest compilations (inclusive of the kernels they call)
-and every function of the package compiled for more than one signature. A second signature
-usually means a literal constant passed where a variable of the same role follows, or two
-integer types for one argument (docs/algorithms.md §5.10): each costs a compilation. Prediction
-is compiled for C- and Fortran-ordered rows on purpose (``C45.encode`` stores rows that every
-tree of an ensemble reads in Fortran order).
+and every function of the package compiled for more than one signature. As in ``warm_up``, a
+second process compiles the grower (``weightboost.warm.compile_kernels``): its compilations
+are not listed, and this process loads the grower; ``--one-process`` compiles everything here.
+
+A second signature usually means a literal constant passed where a variable of the same role
+follows, or two integer types for one argument (docs/algorithms.md §5.10): each costs a
+compilation. Prediction is compiled for C- and Fortran-ordered rows on purpose (``C45.encode``
+stores rows that every tree of an ensemble reads in Fortran order); pruning or prediction
+listed twice may also mean that ``warm.compile_pruning_and_prediction``'s one-leaf tree no
+longer has the grower's array types.
 """
 
 from __future__ import annotations
@@ -42,26 +47,30 @@ class Recorder(event.Listener):
 event.register("numba:compile", Recorder())
 start = time.perf_counter()
 from weightboost.warm import warm_up
-warm_up()
+warm_up(second_process="--one-process" not in sys.argv)
 json.dump({"seconds": time.perf_counter() - start, "records": records}, sys.stdout)
 """
 
 
-def measure() -> dict:
+def measure(one_process: bool) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        done = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
-                              text=True, check=True)
+        probe = [sys.executable, "-c", PROBE] + (["--one-process"] if one_process else [])
+        done = subprocess.run(probe, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=15)
+    parser.add_argument("--one-process", action="store_true",
+                        help="compile everything in this process (default: as warm_up does)")
     args = parser.parse_args()
-    result = measure()
+    result = measure(args.one_process)
     ours = [r for r in result["records"] if r[1].startswith("weightboost.")]
-    print(f"compiling the kernels (import and warm-up included): {result['seconds']:.1f} s\n")
+    how = "in one process" if args.one_process else "the grower in a second process"
+    print(f"compiling the kernels ({how}; import and warm-up included): "
+          f"{result['seconds']:.1f} s\n")
     print("| seconds (with callees) | kernel |")
     print("|---|---|")
     for seconds, module, name, _ in sorted(ours, reverse=True)[:args.top]:

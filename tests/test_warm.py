@@ -12,6 +12,7 @@ import time
 from contextlib import redirect_stderr
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -139,3 +140,27 @@ def test_the_server_leaves_with_its_snakemake_run(tmp_path):
             (tmp_path / warm.SERVER_LOG).read_text()
         time.sleep(0.2)
     assert gone, (tmp_path / warm.SERVER_LOG).read_text()
+
+
+def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path, monkeypatch):
+    """warm.compile_kernels compiles pruning and prediction on a hand-made one-leaf tree while
+    a second process compiles the grower: the leaf must have exactly the array types that
+    ``grow`` returns, or every job would compile pruning a second time."""
+    import numba
+
+    from weightboost.c45 import C45
+    from weightboost.c45.predict import predict_distribution
+    from weightboost.c45.prune import collapse, prune
+    from weightboost.c45.tree import compact
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]])
+    model = C45().fit(X, [0, 0, 1, 1, 0, 1])     # the real path: grow, prune, compact
+    model.predict_proba(X)
+    model.predict_proba(model.encode(X))         # Fortran-ordered rows, as boosting's
+    kernels = (collapse, prune, compact, predict_distribution)
+    before = [len(k.signatures) for k in kernels]
+    warm.compile_pruning_and_prediction()
+    assert [len(k.signatures) for k in kernels] == before
+    assert warm.grower_cached()
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))  # restored after
+    assert not warm.grower_cached()
