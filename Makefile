@@ -17,17 +17,18 @@ TOOLS_LOCK := tools.lock
 # locked environment"); if uv cannot be installed or fails, pip installs the lock instead.
 # INSTALLER=pip: pip only (pip reads its own configuration, e.g. a local wheel house; uv does not)
 INSTALLER ?= uv
+INSTALL_UV = $(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK)
 PIP_INSTALL_LOCK = $(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
-UV_INSTALL_LOCK = $(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK) \
-	&& $(BIN)/uv pip install --python $(BIN)/python --quiet --require-hashes --compile-bytecode \
-	-r requirements.lock
+UV_INSTALL_LOCK = $(INSTALL_UV) && $(BIN)/uv pip install --python $(BIN)/python --quiet \
+	--require-hashes --compile-bytecode -r requirements.lock
 ifeq ($(filter $(INSTALLER),uv pip),)
 $(error INSTALLER must be uv or pip, got '$(INSTALLER)')
 endif
 LOCK_COMMAND = uv pip compile pyproject.toml --extra test --extra build --extra cluster --generate-hashes \
 	--universal --python-version 3.11 --custom-compile-command 'make lock' -o requirements.lock
 
-.PHONY: help install lock tools-lock reproduce data report test lint regression golden check-full clean
+.PHONY: help install lock tools-lock reproduce data report test lint regression golden \
+	check-full clean
 
 help:
 	@echo "make reproduce   create .venv, install, run the whole pipeline (snakemake --cores $(CORES))"
@@ -63,14 +64,14 @@ install: $(BIN)/.installed
 # releases (then run `make regression`: new versions may move the tables).
 lock:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK)
+	$(INSTALL_UV)
 	$(BIN)/$(LOCK_COMMAND) $(if $(UPGRADE),--upgrade)
 
 # pins uv (all platforms' wheels, with hashes) at UV_VERSION
 tools-lock:
 	@test -n "$(UV_VERSION)" || { echo "usage: make tools-lock UV_VERSION=x.y.z"; exit 2; }
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK)
+	$(INSTALL_UV)
 	echo "uv==$(UV_VERSION)" | $(BIN)/uv pip compile - --generate-hashes --universal \
 		--python-version 3.11 --custom-compile-command 'make tools-lock' -o $(TOOLS_LOCK).new
 	mv $(TOOLS_LOCK).new $(TOOLS_LOCK)

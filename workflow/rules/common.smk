@@ -60,8 +60,8 @@ PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
 REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
 LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
-# warm server compiles the kernels (about 20 s on a fresh clone), cells wait for it and the data
-# jobs can use the free core (src/weightboost/warm.py). Then the Reuters cells, the longest
+# warm server compiles the kernels (20-60 s on a fresh clone, by machine), cells wait for it
+# and the data jobs can run (src/weightboost/warm.py). Then the Reuters cells, the longest
 # (10-25 s each), so that none ends the run alone; then the UCI cells (0).
 DATA_PRIORITY = 10
 LONG_CELL_PRIORITY = 1
