@@ -110,6 +110,11 @@ def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
     request.update(repeats="200")
     del request["repeat"]
     payload = {"job": "sensitivity_cell", "log": None, "kwargs": request}
+    # the server answers while it warms up, and warming up may have a child of its own (the
+    # process compiling the grower into an empty cache): count children once it is ready
+    deadline = time.time() + 120
+    while time.time() < deadline and "ready" not in (tmp_path / warm.SERVER_LOG).read_text():
+        time.sleep(0.1)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect("\0" + server)
     conn.sendall(__import__("json").dumps(payload).encode() + b"\n")
