@@ -198,6 +198,9 @@ def test_a_named_run_writes_its_own_tables_and_leaves_the_main_ones(finished, sm
     record = json.loads((finished / "results/runs/noise10/uci.provenance.json").read_text())
     assert record["run"] == "noise10" and record["config"]["experiment"]["noise_levels"] == \
         [0.0, 0.1]
+    # where the tables were combined: this machine (docs/algorithms.md §1.4)
+    from weightboost.experiment.provenance import platform_record
+    assert record["platform"] == platform_record() and record["platform"]["cpu"]
     assert {k: v for k, v in snapshot(finished).items() if k.startswith("results/uci")} == \
         main_tables
     # replacing the main tables is possible, but only when said

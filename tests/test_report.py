@@ -2,8 +2,10 @@
 a self-contained HTML that a browser renders with its tables and figures."""
 
 import copy
+import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -169,6 +171,12 @@ def test_committed_results_rebuild_the_report_without_recomputing(tmp_path, main
     for name in ("table2.csv", "table3.csv", "table4.csv", "claims.csv"):
         assert (tmp_path / "reports/tables" / name).read_text() == \
             (ROOT / "reports/tables" / name).read_text(), name
+    # the provenance section names the platform each table set was combined on
+    from weightboost.report.provenance import platform_summary
+
+    report = (tmp_path / "reports/report.md").read_text()
+    for record in map(json.loads, map(Path.read_text, results.glob("*.provenance.json"))):
+        assert platform_summary(record.get("platform")) in report
     # `all` still recomputes everything from the raw data
     everything = run_snakemake(tmp_path, main_config, "all", "-n")
     assert everything.returncode == 0, everything.stderr[-3000:]

@@ -28,6 +28,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
+from weightboost.boosting import libm
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import take_rows
 
@@ -208,7 +209,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         while len(self.estimators_) < self.n_estimators:
             relative = score - origin
             log_w = self._weight_log(signed * relative, relative, state)
-            p = np.exp(log_w - log_w.max())
+            p = libm.exp(log_w - log_w.max())
             p /= p.sum()
             tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng)
             perfect = error < ZERO_ERROR

@@ -10,21 +10,23 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from weightboost.boosting import libm
 from weightboost.boosting.core import BoostingClassifier
 
 
 def logsumexp(a):
-    """log Σ exp(a_i) of a 1-D float array, computed as ``scipy.special.logsumexp`` computes it
-    for real input (the maxima kept out of the sum for precision, then log1p), bit for bit,
-    without its array-API dispatch, which costs ten times the arithmetic at this size. The
-    line search of Weight Decay calls it about 60 times per round."""
+    """log Σ exp(a_i) of a 1-D float array, by the formula of ``scipy.special.logsumexp`` for
+    real input (the maxima kept out of the sum for precision, then log1p), without its
+    array-API dispatch, which costs ten times the arithmetic at this size; exp, log and log1p
+    are the C library's (``weightboost.boosting.libm``), so that the result does not depend on
+    the CPU. The line search of Weight Decay calls it about 60 times per round."""
     a_max = a.max()
     at_max = a == a_max
-    count = np.float64(at_max.sum())
-    s = np.exp(np.where(at_max, -np.inf, a) - a_max).sum()
+    count = int(at_max.sum())
+    s = float(libm.exp(np.where(at_max, -np.inf, a) - a_max).sum())
     if s != 0:
         s = s / count
-    return float(np.log1p(s) + np.log(count) + a_max)  # numpy's log1p, not libm's: same bits
+    return math.log1p(s) + math.log(count) + float(a_max)
 
 
 def adaboost_alpha(error):
@@ -124,11 +126,11 @@ class WeightBoost(BoostingClassifier):
         mode = self._normalize()
         if mode == "none":
             return 1.0
-        mean = float(np.mean(np.exp(-self.beta * np.abs(score))))
+        mean = float(np.mean(libm.exp(-self.beta * np.abs(score))))
         return mean / 0.1 if mode == "tenth_mean" else mean
 
     def _combine(self, score, coefficient, constant, prediction):
-        return score + coefficient * np.exp(-self.beta * np.abs(score)) / constant * prediction
+        return score + coefficient * libm.exp(-self.beta * np.abs(score)) / constant * prediction
 
 
 class EpsilonBoost(BoostingClassifier):

@@ -8,7 +8,9 @@ ad hoc configuration never replaces the committed tables by accident.
 Each table set (``uci``: uci_folds.csv and uci_summary.csv; ``reuters``: reuters_f1.csv and
 reuters_curves.csv) gets ``<set>.provenance.json``: the config keys its cells depend on (in
 full, so that a difference can be named), their digest, the digest of the package code the
-cells run, where each input came from and the job seconds per stage. The workflow compares the
+cells run, where each input came from, the job seconds per stage and the platform the tables
+were combined on (``platform_record``: CPU, C library, numpy's SIMD targets; on one machine the
+cells ran there too). The workflow compares the
 recorded keys with the current config whenever it would rebuild or read the tables, and stops,
 naming the keys that differ, unless the run is given another name or ``replace_results`` says
 the tables are to be replaced. This holds where Snakemake's own rerun triggers cannot see a
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import platform
 from pathlib import Path
 
 import pandas as pd
@@ -99,6 +102,31 @@ def stage_seconds(workdir: Path, rules) -> list[dict]:
     return rows
 
 
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def platform_record() -> dict:
+    """What the last bits of a float result can depend on besides the code and the config:
+    the CPU, the C library (exp and log of the boosters and of C4.5's entropies), the SIMD
+    targets numpy dispatches to and whether numba vectorises with Intel's SVML
+    (docs/algorithms.md §1.4)."""
+    import numba
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    libc, libc_version = platform.libc_ver()
+    return {"machine": platform.machine(), "cpu": cpu_model(),
+            "c_library": f"{libc} {libc_version}".strip() or "unknown",
+            "numpy_simd": [t for t in __cpu_dispatch__ if __cpu_features__.get(t)],
+            "numba_svml": bool(numba.config.USING_SVML)}
+
+
 def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dict],
                      stages: list[dict]) -> None:
     """Write the record of the table set ``kind``, whose tables are already beside ``path``."""
@@ -108,7 +136,8 @@ def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dic
         "tables_sha256": {name: sha256_file(Path(path).parent / name)
                           for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
-        "code_sha256": code_digest(code_files), "inputs": inputs, "stages": stages})
+        "code_sha256": code_digest(code_files), "inputs": inputs, "stages": stages,
+        "platform": platform_record()})
 
 
 def check_table_digests(results: str | Path, kind: str) -> None:

@@ -64,9 +64,19 @@ def recorded(results: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted(Path(results).glob("*.provenance.json"))]
 
 
+def platform_summary(platform: dict | None) -> str:
+    """CPU, C library and numpy's SIMD targets of a provenance record, in one line."""
+    if not platform:
+        return "not recorded"
+    simd = "/".join(platform.get("numpy_simd", [])) or "baseline"
+    svml = "; numba with SVML" if platform.get("numba_svml") else ""
+    return f"{platform.get('cpu', '?')}; {platform.get('c_library', '?')}; numpy SIMD {simd}{svml}"
+
+
 def table_sets(results: Path) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
-    computed from, and whether that code is the code installed now."""
+    computed from, whether that code is the code installed now, and the platform its tables
+    were combined on."""
     from weightboost.experiment.provenance import code_digest
 
     package = Path(__file__).resolve().parents[1]
@@ -80,7 +90,8 @@ def table_sets(results: Path) -> pd.DataFrame:
                      "config sha256": record["config_sha256"][:16],
                      "code sha256": record["code_sha256"][:16],
                      "code now": "same" if files and code_digest(files) == record["code_sha256"]
-                     else "differs"})
+                     else "differs",
+                     "combined on": platform_summary(record.get("platform"))})
     return pd.DataFrame(rows)
 
 
