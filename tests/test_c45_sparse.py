@@ -91,3 +91,31 @@ def test_storing_zeros_or_not_grows_the_same_tree(seed):
         np.testing.assert_array_equal(ta.node_int, tb.node_int)
         np.testing.assert_array_equal(ta.node_float, tb.node_float)
         np.testing.assert_allclose(ta.dist, tb.dist, atol=1e-9)
+
+
+@pytest.mark.parametrize("shortfall, splits", [(0.0, True), (0.5e-6, True), (1.5e-6, False),
+                                               (3e-6, False), (1.0, False)])
+def test_stored_entries_lighter_than_min_split_give_no_cut_either_way(shortfall, splits):
+    # 95 zeros of weight 1 and 5 non-zeros weighing 5 - shortfall: minSplit = 0.1·W/2 =
+    # 5 - shortfall/20, and the cut between the zeros and the non-zeros is valid if the
+    # non-zeros weigh more than minSplit - 1e-6 (J48's tolerance), i.e. shortfall < 1.05e-6.
+    # Storing only the non-zeros lets numeric_splits skip the attribute by their weight alone
+    # (with a margin of 2e-6, or by 5 × the heaviest weight): it must decide as the scan over
+    # stored zeros decides
+    import dataclasses
+
+    from weightboost.c45.data import _dense_view, prepare
+
+    X = np.zeros((100, 1))
+    X[:5, 0] = [1.0, 2.0, 3.0, 4.0, 5.0]
+    y = (X[:, 0] > 0).astype(int)
+    w = np.ones(100)
+    w[:5] = (5.0 - shortfall) / 5
+    implicit = prepare(X)
+    assert implicit.view.implicit_zero.all()
+    explicit = dataclasses.replace(implicit, view=_dense_view(
+        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(1, dtype=bool)))
+    trees = [C45(pruning=False).fit(data, y, sample_weight=w).tree_ for data in
+             (implicit, explicit)]
+    assert [t.node_count > 1 for t in trees] == [splits, splits]
+    np.testing.assert_array_equal(trees[0].node_int, trees[1].node_int)

@@ -187,6 +187,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     convex function; their states are recorded, and when the line ends, the last is evaluated
     and the others are decided without their gains (``improve_along_line``).
 
+    An attribute storing its non-zeros only whose entries weigh less than minSplit has no
+    valid cut (one side of every cut holds entries only) and is skipped without the scan.
+
     ``node_ent`` is ``old_ent(node_totals)``, the entropy before the cut when every instance
     of the node has a known value (computed once per node, not per attribute).
 
@@ -199,6 +202,12 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     sides, skipped = buffers
     valid, gains, ratios, cuts = result
     n_classes = node_totals.shape[0]
+    # an attribute storing its non-zeros only has no valid cut if its entries weigh less than
+    # minSplit (see below); c entries weigh at most c times the heaviest instance
+    heaviest = 0.0
+    for i in range(m):
+        heaviest = max(heaviest, w[i])
+    implicit_min_split = min_split_weight(node_weight, n_classes, settings.min_obj)
     # one loop, not a call per attribute: arrays passed to a call (even an inlined one) are
     # reference counted at every call
     for q in range(candidates.shape[0]):
@@ -209,7 +218,10 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         zeros_implicit = implicit_zero[num_slot[a]]
         valid[q], gains[q], ratios[q], cuts[q] = False, 0.0, 0.0, 0.0
         c = hi - lo
+        stored_weight = 0.0
         if zeros_implicit:
+            if c * heaviest - implicit_min_split < -2.0 * SMALL:
+                continue
             n_zero = m - c
             for j in range(n_classes):
                 sides[2, j] = 0.0
@@ -217,6 +229,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 sides[2, local_y[loc[k]]] += w[loc[k]]
             for j in range(n_classes):
                 sides[1, j] = node_totals[j]
+                stored_weight += sides[2, j]
             known = node_weight
             n_known = m
         else:
@@ -235,6 +248,11 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             n_known = c
         min_split = min_split_weight(known, n_classes, settings.min_obj)
         if n_known - 2.0 * min_split < -SMALL:
+            continue
+        if zeros_implicit and stored_weight - min_split < -2.0 * SMALL:
+            # every cut has stored entries only on one side (the zero block is on the other),
+            # lighter than minSplit: no cut is valid (the scan would find none; the margin of
+            # 2·SMALL covers the rounding of its running sums)
             continue
         default_ent = node_ent if n_known == m else old_ent(sides[1])
         for j in range(n_classes):
