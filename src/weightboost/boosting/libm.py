@@ -5,8 +5,8 @@ numpy computes float64 ``exp``, ``log`` and ``log1p`` with code of its own on CP
 of some results. A boosting weight one bit off can flip one of C4.5's 1e-6 tie rules and grow
 another tree, so the result tables of one config differed between an AVX-512 machine and an
 AVX2 one (13 of 1,600 fold errors; README, "Determinism"). Computed here, through the compiled
-loop below or Python's ``math`` (both call the C library), the weights have the same bits on
-every x86-64 CPU with the same C library.
+loop below or Python's ``math`` (both call the C library), the weights no longer depend on
+numpy's choice of code, only on the C library's (docs/algorithms.md §1.4).
 
 The loop is compiled by numba without a vector math library: numba would use Intel's SVML
 (other last bits) only if the ``icc_rt`` package were installed, which the lock does not

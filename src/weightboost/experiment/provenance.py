@@ -9,11 +9,10 @@ Each table set (``uci``: uci_folds.csv and uci_summary.csv; ``reuters``: reuters
 reuters_curves.csv) gets ``<set>.provenance.json``: the config keys its cells depend on (in
 full, so that a difference can be named), their digest, the digest of the package code the
 cells run, where each input came from, the job seconds per stage and the platform the tables
-were combined on (``platform_record``: CPU, C library, numpy's SIMD targets; on one machine the
-cells ran there too). The workflow compares the
-recorded keys with the current config whenever it would rebuild or read the tables, and stops,
-naming the keys that differ, unless the run is given another name or ``replace_results`` says
-the tables are to be replaced. This holds where Snakemake's own rerun triggers cannot see a
+were combined on (``platform_record``; in a local run the cells ran there too, on a cluster
+they may not have). The workflow compares the recorded keys with the current config whenever
+it would rebuild or read the tables, and stops, naming the keys that differ, unless the run is
+given another name or ``replace_results`` says the tables are to be replaced. This holds where Snakemake's own rerun triggers cannot see a
 change (a fresh checkout has no Snakemake metadata; a checkout or ``touch`` can make old tables
 look newer than their inputs).
 """
@@ -118,13 +117,16 @@ def platform_record() -> dict:
     targets numpy dispatches to and whether numba vectorises with Intel's SVML
     (docs/algorithms.md §1.4)."""
     import numba
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 
+    try:  # numpy's own record of its dispatch targets (what np.show_runtime prints)
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+        simd = [t for t in __cpu_dispatch__ if __cpu_features__.get(t)]
+    except ImportError:
+        simd = ["unknown"]
     libc, libc_version = platform.libc_ver()
     return {"machine": platform.machine(), "cpu": cpu_model(),
             "c_library": f"{libc} {libc_version}".strip() or "unknown",
-            "numpy_simd": [t for t in __cpu_dispatch__ if __cpu_features__.get(t)],
-            "numba_svml": bool(numba.config.USING_SVML)}
+            "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
 
 def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dict],
