@@ -12,7 +12,6 @@ import time
 from contextlib import redirect_stderr
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -158,8 +157,8 @@ def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path,
     from weightboost.c45.prune import collapse, prune
     from weightboost.c45.tree import compact
 
-    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]])
-    model = C45().fit(X, [0, 0, 1, 1, 0, 1])     # the real path: grow, prune, compact
+    X, y = warm._tiny_data()
+    model = C45().fit(X, y)                      # the real path: grow, prune, compact
     model.predict_proba(X)
     model.predict_proba(model.encode(X))         # Fortran-ordered rows, as boosting's
     kernels = (collapse, prune, compact, predict_distribution)
