@@ -5,6 +5,7 @@ leaves with its Snakemake run."""
 import io
 import os
 import re
+import select
 import socket
 import subprocess
 import sys
@@ -106,27 +107,32 @@ def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
     # a job process that goes away (Snakemake killed the job) ends the child doing its work
     request = cell_kwargs(tiny_run, tmp_path / "never.csv",
                           experiment={"seed": 7, "folds": 10, "rounds": 100})
-    request.update(repeats="200")
+    request.update(repeats="200")  # about half a minute of work for the child
     del request["repeat"]
     payload = {"job": "sensitivity_cell", "log": None, "kwargs": request}
+    server_log = tmp_path / warm.SERVER_LOG
     # the server answers while it warms up, and warming up may have a child of its own (the
     # process compiling the grower into an empty cache): count children once it is ready
-    deadline = time.time() + 120
-    while time.time() < deadline and "ready" not in (tmp_path / warm.SERVER_LOG).read_text():
+    deadline = time.time() + 300
+    while time.time() < deadline and "ready" not in server_log.read_text():
         time.sleep(0.1)
+    assert "ready" in server_log.read_text(), server_log.read_text()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect("\0" + server)
     conn.sendall(__import__("json").dumps(payload).encode() + b"\n")
     server_pid = warm._server.pid
-    deadline = time.time() + 30
-    while time.time() < deadline and not children(server_pid):
-        time.sleep(0.05)
-    assert children(server_pid), "the server forked no worker"
+    deadline = time.time() + 120
+    answered = False
+    while time.time() < deadline and not children(server_pid) and not answered:
+        answered = bool(select.select([conn], [], [], 0.05)[0])  # a child that ended at once
+    assert children(server_pid), ("the server forked no worker that kept working; its answer: "
+                                  f"{conn.recv(65536) if answered else None!r}; its log:\n"
+                                  + server_log.read_text())
     conn.close()
-    deadline = time.time() + 10
+    deadline = time.time() + 30
     while time.time() < deadline and children(server_pid):
         time.sleep(0.05)
-    assert not children(server_pid)
+    assert not children(server_pid), server_log.read_text()
     assert not (tmp_path / "never.csv").exists()
 
 

@@ -46,6 +46,9 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
 }
 SERVER_LOG = "logs/warm_server.log"
+# the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
+# which each job sets up afresh in its child
+_log = logging.getLogger("weightboost-warm-server")
 _server: subprocess.Popen | None = None
 
 
@@ -117,11 +120,13 @@ class _Handler(socketserver.StreamRequestHandler):
         _exit_when_client_leaves(self.connection)
         from weightboost.workflow_support import job_status
 
+        _log.info("%s for job process %d: started in worker %d", job, pid, os.getpid())
         # what the job prints (warnings included) goes back to the job's process
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
             status = job_status(job, request.get("log"),
                                 lambda: _target(job)(**request["kwargs"]), err)
+        _log.info("%s for job process %d: exit status %d", job, pid, status)
         self._answer(status, err.getvalue())
 
     def _answer(self, status, stderr):
@@ -264,10 +269,14 @@ def serve(name: str, parent: int) -> None:
         os.environ[var] = "1"
     os.environ[ENV] = "off"  # a child that starts a job process of its own runs it there
     server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s warm server: %(message)s")
-    logging.info("listening as %s for Snakemake pid %d; warming up", name, parent)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s warm server: %(message)s"))
+    _log.addHandler(handler)
+    _log.setLevel(logging.INFO)
+    _log.propagate = False
+    _log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
     warm_up()
-    logging.info("ready")
+    _log.info("ready")
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server.serve_forever(poll_interval=0.5)
 
