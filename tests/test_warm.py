@@ -103,6 +103,17 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def test_the_server_forks_from_a_single_thread(tmp_path, server):
+    # a thread alive at fork time (pyarrow's jemalloc purging thread was one) may hold a lock
+    # that the child then waits on for ever: the job hangs
+    deadline = time.time() + 300
+    while time.time() < deadline and "ready" not in (tmp_path / warm.SERVER_LOG).read_text():
+        time.sleep(0.1)
+    tasks = Path(f"/proc/{warm._server.pid}/task")
+    names = [(task / "comm").read_text().strip() for task in tasks.iterdir()]
+    assert len(names) == 1, names
+
+
 def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
     # a job process that goes away (Snakemake killed the job) ends the child doing its work
     request = cell_kwargs(tiny_run, tmp_path / "never.csv",

@@ -7,9 +7,10 @@ cached tree kernels before it grows a single tree: for the ~190 cells of the def
 a sixth of the reproduction's CPU time, and half of the reduced `ci` run. When Snakemake runs
 the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/common.smk``) starts one
 **warm server** for the run: it imports and warms the package once, then forks a child for
-each job request. The job's own process (the rule's script) imports only this module, sends the
-job's name and arguments, and waits; the child writes the job's outputs and log exactly as the
-job would have, and its status becomes the job's exit status. Snakemake still schedules every
+each job request. The job's own process (the rule's command, ``python -m weightboost.warm job
+...``, see ``main``) imports only this module, sends the job's name and arguments, and waits;
+the child writes the job's outputs and log exactly as the job would have, and its status
+becomes the job's exit status. Snakemake still schedules every
 cell as its own job (only new or changed cells are computed; ``--cores`` bounds the children),
 and a job killed by Snakemake takes its child with it.
 
@@ -46,6 +47,7 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
 }
 SERVER_LOG = "logs/warm_server.log"
+JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
 # the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
 # which each job sets up afresh in its child
 _log = logging.getLogger("weightboost-warm-server")
@@ -281,6 +283,18 @@ def serve(name: str, parent: int) -> None:
     server.serve_forever(poll_interval=0.5)
 
 
+def _single_threaded(environ) -> dict:
+    """The server's environment: a process that forks must have no other thread, or a child
+    may inherit a lock that thread held and wait on it for ever. Its only other thread was
+    the memory allocator's of pyarrow (which pandas imports): jemalloc's background purging
+    thread, which this option of its configuration turns off (appended: it overrides an
+    earlier value). BLAS threads are set to one in ``serve``."""
+    env = dict(environ)
+    conf = env.get(JEMALLOC_CONF)
+    env[JEMALLOC_CONF] = f"{conf},background_thread:false" if conf else "background_thread:false"
+    return env
+
+
 def start(workdir: str | os.PathLike = ".") -> str | None:
     """Start the run's server (from Snakemake's ``onstart``); set ``WEIGHTBOOST_WARM`` for the
     jobs. Returns its socket name, or None where warm workers are off or unavailable."""
@@ -291,9 +305,10 @@ def start(workdir: str | os.PathLike = ".") -> str | None:
     log = Path(workdir) / SERVER_LOG
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "a") as handle:
-        _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", name,
+        _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
                                     str(os.getpid())], stdin=subprocess.DEVNULL,
-                                   stdout=handle, stderr=handle, cwd=workdir)
+                                   stdout=handle, stderr=handle, cwd=workdir,
+                                   env=_single_threaded(os.environ))
     os.environ[ENV] = name
     return name
 
@@ -311,9 +326,24 @@ def stop() -> None:
     os.environ.pop(ENV, None)
 
 
+def main(argv: list[str]) -> int:
+    """``job NAME LOG ARGUMENTS``: a rule's command (``workflow/rules/common.smk``, JOB_COMMAND)
+    does job NAME with the keyword arguments of the JSON object ARGUMENTS, logging to LOG
+    (``-`` for none), and exits with its status. ``serve NAME PID``: the server (``start``)."""
+    if len(argv) == 4 and argv[0] == "job":
+        _, job, log, arguments = argv
+        return run_job(job, None if log == "-" else log, **json.loads(arguments))
+    if len(argv) == 3 and argv[0] == "serve":
+        try:
+            serve(argv[1], int(argv[2]))
+        except Exception:  # noqa: BLE001 - the jobs then run in their own processes
+            traceback.print_exc()
+            return 1
+        return 0
+    print("usage: python -m weightboost.warm job NAME LOG ARGUMENTS_JSON\n"
+          "       python -m weightboost.warm serve NAME SNAKEMAKE_PID", file=sys.stderr)
+    return 2
+
+
 if __name__ == "__main__":
-    try:
-        serve(sys.argv[1], int(sys.argv[2]))
-    except Exception:  # noqa: BLE001 - the jobs then run in their own processes
-        traceback.print_exc()
-        sys.exit(1)
+    sys.exit(main(sys.argv[1:]))

@@ -2,11 +2,20 @@
 import functools
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
+
+from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
 from weightboost.config import check_config, check_learners, dataset_spec
 from weightboost.data.uci import verify_table
-from weightboost.experiment.provenance import (check_table_digests, check_tables, reports_dir,
+# A job's params hold ``package_digest`` of the package code it runs: Snakemake reruns a job
+# whose params changed (rerun trigger ``params``), so a change of that code reruns exactly the
+# jobs that depend on it. (Not the modules as inputs: Snakemake's scheduler looks at every
+# input of every ready job each time it schedules, ~30 files more per cell.)
+from weightboost.experiment.provenance import (TABLE_SET_CODE, check_table_digests,
+                                               check_tables, package_digest, reports_dir,
                                                results_dir)
 from weightboost import warm
 from weightboost.fileio import sha256_file
@@ -39,6 +48,26 @@ onerror:
     warm.stop()
 
 
+# The compute rules' command: `python -m weightboost.warm job <job> <log> <arguments>` calls the
+# function <job> of weightboost.experiment.jobs with the keyword arguments of the JSON param
+# `arguments` (job_arguments), in the run's warm worker if there is one. (Not a `script:`, whose
+# process starts by importing Snakemake's script support: 0.25 s per job.) The Python is
+# Snakemake's own, or the rule's conda environment's when one is deployed.
+JOB_PYTHON = ("python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+              else shlex.quote(sys.executable))
+
+
+def job_command(job):
+    """The shell command of the compute rule ``job`` (a key of weightboost.warm.JOBS)."""
+    return f"{JOB_PYTHON} -m weightboost.warm job {job} {{log:q}} {{params.arguments:q}}"
+
+
+def job_arguments(**arguments):
+    """The `arguments` param of a compute job: its job function's keyword arguments as JSON
+    (keys sorted: the params Snakemake records for its rerun trigger do not depend on order)."""
+    return json.dumps(arguments, sort_keys=True)
+
+
 RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
 REPORTS = reports_dir(config)
 
@@ -56,7 +85,6 @@ def checked(kind, files):
         return files
 
     return inputs
-PACKAGE = Path(workflow.basedir) / "src" / "weightboost"
 REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
 LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
@@ -65,16 +93,6 @@ LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 # (10-25 s each), so that none ends the run alone; then the UCI cells (0).
 DATA_PRIORITY = 10
 LONG_CELL_PRIORITY = 1
-
-
-def package_code(*parts):
-    """The package modules a job runs, declared as inputs, so that a change of the code that
-    computes a result reruns exactly the jobs that depend on it."""
-    files = []
-    for part in parts:
-        path = PACKAGE / part
-        files += [str(p) for p in sorted(path.glob("*.py"))] if path.is_dir() else [str(path)]
-    return files
 
 
 def uci_spec(wildcards):
@@ -174,6 +192,13 @@ def cell_protocol():
     return {k: EXPERIMENT[k] for k in ("seed", "folds", "rounds")}
 
 
+def grid_cell_arguments(wildcards, input, output):
+    """The job arguments of a UCI grid or sensitivity cell (its wildcards are arguments too)."""
+    return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
+                         experiment=cell_protocol(), pinned=table_pin(wildcards),
+                         output=output[0], **dict(wildcards.items()))
+
+
 def algorithm_spec(wildcards):
     """The learner entry of a cell: a key of `algorithms`, or a sensitivity cell name
     (`entry~param=value,...`, see weightboost.experiment.sensitivity)."""
@@ -193,6 +218,14 @@ def reuters_protocol():
     """What every Reuters cell depends on (not the lists of categories and algorithms)."""
     return {"rounds": STUDY["rounds"], "cv_folds": STUDY["cv_folds"],
             "paper_rounds": STUDY["paper_rounds"], "seed": EXPERIMENT["seed"]}
+
+
+def reuters_cell_arguments(wildcards, input, output):
+    """The job arguments of a Reuters cell."""
+    return job_arguments(matrices=input.matrices, stats=input.stats, category=wildcards.category,
+                         algorithm=wildcards.algorithm, spec=algorithm_spec(wildcards),
+                         study=reuters_protocol(), f1_output=output.f1,
+                         curve_output=output.curve)
 
 
 REPORT_TABLES = {name: f"{RESULTS}/{name}.csv" for name in

@@ -27,11 +27,11 @@ rule parse_uci:
     input:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
-        code=package_code("data/uci.py"),
     output:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",
     params:
+        code_sha256=package_digest("data/uci.py"),
         spec=uci_spec,
     log:
         "logs/parse_uci/{dataset}.log",

@@ -13,13 +13,11 @@ wildcard_constraints:
 rule uci_cell:
     input:
         unpack(experiment_table),
-        code=package_code("c45", "boosting", "experiment"),
     output:
         CELL,
     params:
-        algorithm=algorithm_spec,
-        protocol=cell_protocol(),
-        table_sha256=table_pin,
+        code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
+        arguments=grid_cell_arguments,
     log:
         "logs/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.log",
     benchmark:
@@ -30,8 +28,8 @@ rule uci_cell:
         runtime=60,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/grid_cell.py"
+    shell:
+        job_command("uci_cell")
 
 
 rule uci_results:
@@ -49,7 +47,7 @@ rule uci_results:
         datasets=EXPERIMENT["datasets"],
         algorithms=ALGORITHMS,
         config=config,
-        code=package_code("c45", "boosting", "experiment"),
+        code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
     log:
         "logs/uci_results.log",
     localrule: True

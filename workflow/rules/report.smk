@@ -10,7 +10,6 @@ rule report:
         unpack(report_tables),
         reference=REFERENCE,
         notes=workflow.source_path("../report/notes.md"),
-        code=package_code("report"),
         lock=LOCK_FILE,
     output:
         html=report(f"{REPORTS}/report.html", caption="../report/report.rst",
@@ -27,6 +26,7 @@ rule report:
         table4=f"{REPORTS}/tables/table4.csv",
         claims=f"{REPORTS}/tables/claims.csv",
     params:
+        code_sha256=package_digest("report"),
         config=config,
         results=RESULTS,
         tables_sha256=report_table_digests,

@@ -54,12 +54,12 @@ rule reuters_features:
     input:
         corpus=reuters_corpus,
         stopwords=rules.fetch_stopwords.output.files,
-        code=package_code("reuters"),
     output:
         matrices="data/processed/reuters/matrices.npz",
         vocabulary="data/processed/reuters/vocabulary.tsv",
         stats="data/processed/reuters/stats.json",
     params:
+        code_sha256=package_digest("reuters"),
         # where the raw files come from does not change the matrices; their pins do
         reuters={k: v for k, v in config["reuters"].items()
                  if k not in ("remotes", "nltk_package")},

@@ -4,13 +4,12 @@
 rule reuters_cell:
     input:
         unpack(reuters_matrices),
-        code=package_code("c45", "boosting", "experiment"),
     output:
         f1=REUTERS_CELL,
         curve=REUTERS_CURVE,
     params:
-        algorithm=algorithm_spec,
-        study=reuters_protocol(),
+        code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
+        arguments=reuters_cell_arguments,
     log:
         "logs/reuters_cell/{category}/{algorithm}.log",
     benchmark:
@@ -22,8 +21,8 @@ rule reuters_cell:
         runtime=60,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/reuters_cell.py"
+    shell:
+        job_command("reuters_cell")
 
 
 rule reuters_results:
@@ -43,7 +42,7 @@ rule reuters_results:
         categories=STUDY["categories"],
         algorithms=STUDY["algorithms"],
         config=config,
-        code=package_code("c45", "boosting", "experiment", "reuters"),
+        code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
     log:
         "logs/reuters_results.log",
     localrule: True

@@ -19,13 +19,11 @@ if SENSITIVITY:
     rule sensitivity_cell:
         input:
             unpack(experiment_table),
-            code=package_code("c45", "boosting", "experiment"),
         output:
             SENSITIVITY_CELL,
         params:
-            algorithm=algorithm_spec,
-            protocol=cell_protocol(),
-            table_sha256=table_pin,
+            code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
+            arguments=grid_cell_arguments,
         log:
             "logs/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.log",
         benchmark:
@@ -38,8 +36,8 @@ if SENSITIVITY:
             runtime=240,
         conda:
             "../../environment.yml"
-        script:
-            "../scripts/grid_cell.py"
+        shell:
+            job_command("sensitivity_cell")
 
     rule sensitivity_results:
         input:
@@ -71,7 +69,6 @@ if SENSITIVITY:
             summary=f"{RESULTS}/sensitivity/summary.csv",
             timing=f"{RESULTS}/sensitivity/timing.csv",
             reference=REFERENCE,
-            code=package_code("report", "statistics.py"),
         output:
             verdicts=f"{REPORTS}/tables/verdicts.csv",
             duels=f"{REPORTS}/tables/sensitivity_duels.csv",
@@ -81,6 +78,7 @@ if SENSITIVITY:
             html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),
         params:
+            code_sha256=package_digest("report", "statistics.py"),
             config=config,
             f1=REPORT_TABLES["reuters_f1"],
             f1_sha256=reuters_f1_digest,

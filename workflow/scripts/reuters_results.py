@@ -17,7 +17,7 @@ def main(smk):
                                  smk.params.categories, smk.params.algorithms)
     write_bytes_atomic(smk.output.f1, to_csv_bytes(f1))
     write_bytes_atomic(smk.output.curves, to_csv_bytes(curves))
-    write_provenance(smk.output.provenance, smk.params.config, "reuters", smk.params.code,
+    write_provenance(smk.output.provenance, smk.params.config, "reuters",
                      input_routes([], smk.input.receipts),
                      stage_seconds(Path.cwd(), ["fetch_reuters", "fetch_stopwords",
                                                 "fetch_reuters_nltk", "reuters_features",

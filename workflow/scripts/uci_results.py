@@ -17,7 +17,7 @@ def main(smk):
     write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))
     write_bytes_atomic(smk.output.summary,
                        to_csv_bytes(summarise(folds, smk.params.datasets, smk.params.algorithms)))
-    write_provenance(smk.output.provenance, smk.params.config, "uci", smk.params.code,
+    write_provenance(smk.output.provenance, smk.params.config, "uci",
                      input_routes(smk.input.sidecars),
                      stage_seconds(Path.cwd(), ["fetch_uci", "parse_uci", "uci_cell"]))
 

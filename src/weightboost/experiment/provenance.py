@@ -19,6 +19,7 @@ look newer than their inputs).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
@@ -32,6 +33,10 @@ from weightboost.fileio import sha256_file, write_json_atomic
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
               "reuters": ("reuters_f1.csv", "reuters_curves.csv")}
+# the package code that computes each table set's cells (``package_digest``)
+TABLE_SET_CODE = {"uci": ("c45", "boosting", "experiment"),
+                  "reuters": ("c45", "boosting", "experiment", "reuters")}
+PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 _REUTERS_ROUTES = ("remotes", "nltk_package")
 
@@ -90,6 +95,24 @@ def code_digest(files) -> str:
     return digest.hexdigest()
 
 
+def package_files(*parts: str) -> list[Path]:
+    """The modules of the package's ``parts`` (subpackages, or single modules such as
+    ``data/uci.py``)."""
+    files = []
+    for part in parts:
+        path = PACKAGE / part
+        files += sorted(path.glob("*.py")) if path.is_dir() else [path]
+    return files
+
+
+@functools.lru_cache(maxsize=None)
+def package_digest(*parts: str) -> str:
+    """``code_digest`` of the modules of ``parts``: what a job's result depends on. The
+    workflow passes it to each job as a param (Snakemake reruns a job whose params changed),
+    and each table set's record holds that of ``TABLE_SET_CODE``."""
+    return code_digest(package_files(*parts))
+
+
 def stage_seconds(workdir: Path, rules) -> list[dict]:
     """Job count and wall seconds per rule from Snakemake's benchmark files, where present."""
     rows = []
@@ -129,7 +152,7 @@ def platform_record() -> dict:
             "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
 
-def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dict],
+def write_provenance(path, config: dict, kind: str, inputs: list[dict],
                      stages: list[dict]) -> None:
     """Write the record of the table set ``kind``, whose tables are already beside ``path``."""
     keys = table_inputs(config, kind)
@@ -138,7 +161,7 @@ def write_provenance(path, config: dict, kind: str, code_files, inputs: list[dic
         "tables_sha256": {name: sha256_file(Path(path).parent / name)
                           for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
-        "code_sha256": code_digest(code_files), "inputs": inputs, "stages": stages,
+        "code_sha256": package_digest(*TABLE_SET_CODE[kind]), "inputs": inputs, "stages": stages,
         "platform": platform_record()})
 
 

@@ -77,20 +77,16 @@ def table_sets(results: Path) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
     computed from, whether that code is the code installed now, and the platform its tables
     were combined on."""
-    from weightboost.experiment.provenance import code_digest
+    from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 
-    package = Path(__file__).resolve().parents[1]
-    code = {"uci": ["c45", "boosting", "experiment"],
-            "reuters": ["c45", "boosting", "experiment", "reuters"]}
     rows = []
     for record in recorded(results):
-        files = [f for part in code.get(record["table_set"], [])
-                 for f in sorted((package / part).glob("*.py"))]
+        parts = TABLE_SET_CODE.get(record["table_set"])
+        same = parts is not None and package_digest(*parts) == record["code_sha256"]
         rows.append({"tables": ", ".join(record["tables"]), "run": record["run"],
                      "config sha256": record["config_sha256"][:16],
                      "code sha256": record["code_sha256"][:16],
-                     "code now": "same" if files and code_digest(files) == record["code_sha256"]
-                     else "differs",
+                     "code now": "same" if same else "differs",
                      "combined on": platform_summary(record.get("platform"))})
     return pd.DataFrame(rows)
 
