@@ -10,9 +10,9 @@ the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/common.s
 each job request. The job's own process (the rule's command, ``python -m weightboost.warm job
 ...``, see ``main``) imports only this module, sends the job's name and arguments, and waits;
 the child writes the job's outputs and log exactly as the job would have, and its status
-becomes the job's exit status. Snakemake still schedules every
-cell as its own job (only new or changed cells are computed; ``--cores`` bounds the children),
-and a job killed by Snakemake takes its child with it.
+becomes the job's exit status. Snakemake still schedules every cell as its own job (only new or
+changed cells are computed; ``--cores`` bounds the children), and a job killed by Snakemake
+takes its child with it.
 
 Where no server answers (a cluster executor, a platform without Linux's abstract sockets,
 ``WEIGHTBOOST_WARM=off``, a server that is still starting or failed to start) the job runs in
@@ -266,9 +266,16 @@ def warm_up(second_process: bool = True) -> None:
 
 
 def serve(name: str, parent: int) -> None:
-    # one BLAS thread, as Snakemake gives a job of one thread, and none to inherit at fork
+    # A process that forks must have no other thread, or a child may inherit a lock that
+    # thread held and wait on it for ever; set before anything is imported. One BLAS thread
+    # (as Snakemake gives a job of one thread); and no background purging thread of the
+    # jemalloc that pyarrow bundles (pandas imports pyarrow), appended to any configuration of
+    # the user's, which it then overrides.
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
+    conf = os.environ.get(JEMALLOC_CONF)
+    os.environ[JEMALLOC_CONF] = f"{conf},background_thread:false" if conf \
+        else "background_thread:false"
     os.environ[ENV] = "off"  # a child that starts a job process of its own runs it there
     server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
     handler = logging.StreamHandler(sys.stderr)
@@ -283,18 +290,6 @@ def serve(name: str, parent: int) -> None:
     server.serve_forever(poll_interval=0.5)
 
 
-def _single_threaded(environ) -> dict:
-    """The server's environment: a process that forks must have no other thread, or a child
-    may inherit a lock that thread held and wait on it for ever. Its only other thread was
-    the memory allocator's of pyarrow (which pandas imports): jemalloc's background purging
-    thread, which this option of its configuration turns off (appended: it overrides an
-    earlier value). BLAS threads are set to one in ``serve``."""
-    env = dict(environ)
-    conf = env.get(JEMALLOC_CONF)
-    env[JEMALLOC_CONF] = f"{conf},background_thread:false" if conf else "background_thread:false"
-    return env
-
-
 def start(workdir: str | os.PathLike = ".") -> str | None:
     """Start the run's server (from Snakemake's ``onstart``); set ``WEIGHTBOOST_WARM`` for the
     jobs. Returns its socket name, or None where warm workers are off or unavailable."""
@@ -307,8 +302,7 @@ def start(workdir: str | os.PathLike = ".") -> str | None:
     with open(log, "a") as handle:
         _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
                                     str(os.getpid())], stdin=subprocess.DEVNULL,
-                                   stdout=handle, stderr=handle, cwd=workdir,
-                                   env=_single_threaded(os.environ))
+                                   stdout=handle, stderr=handle, cwd=workdir)
     os.environ[ENV] = name
     return name
 
@@ -327,7 +321,7 @@ def stop() -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``job NAME LOG ARGUMENTS``: a rule's command (``workflow/rules/common.smk``, JOB_COMMAND)
+    """``job NAME LOG ARGUMENTS``: a rule's command (``job_command`` in workflow/rules/common.smk)
     does job NAME with the keyword arguments of the JSON object ARGUMENTS, logging to LOG
     (``-`` for none), and exits with its status. ``serve NAME PID``: the server (``start``)."""
     if len(argv) == 4 and argv[0] == "job":
