@@ -91,6 +91,18 @@ def test_a_failing_job_fails_alike_in_a_warm_worker(tiny_run, tmp_path, server, 
     assert "datasets.pima.table_sha256" in (tmp_path / "warm.log").read_text()
 
 
+def process_state(pid: int) -> str:
+    """What the kernel says the process is doing (state, wait channel, system call, kernel
+    stack where readable): for the message of a test that finds a server not answering."""
+    parts = []
+    for name in ("stat", "wchan", "syscall", "stack"):
+        try:
+            parts.append(f"{name}: {Path(f'/proc/{pid}/{name}').read_text().strip()}")
+        except OSError as exc:
+            parts.append(f"{name}: {exc}")
+    return "\n".join(parts)
+
+
 def children(pid: int) -> list[int]:
     out = []
     for entry in Path("/proc").glob("[0-9]*"):
@@ -138,7 +150,8 @@ def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
         answered = bool(select.select([conn], [], [], 0.05)[0])  # a child that ended at once
     assert children(server_pid), ("the server forked no worker that kept working; its answer: "
                                   f"{conn.recv(65536) if answered else None!r}; its log:\n"
-                                  + server_log.read_text())
+                                  + server_log.read_text() + "the server process:\n"
+                                  + process_state(server_pid))
     conn.close()
     deadline = time.time() + 30
     while time.time() < deadline and children(server_pid):
