@@ -3,12 +3,14 @@ writes in its own process, fails as it fails there, dies with its job process, a
 leaves with its Snakemake run."""
 
 import io
+import json
 import os
 import re
-import select
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import redirect_stderr
 from pathlib import Path
@@ -54,11 +56,18 @@ def cell_kwargs(tiny_run, output, **changes):
     return {**kwargs, **changes}
 
 
-def run(job, log, **kwargs):
+def run(job, log, within=None, **kwargs):
+    """``warm.run_job``'s status and stderr; with ``within``, fail if it takes longer than that
+    many seconds (instead of hanging)."""
     err = io.StringIO()
     with redirect_stderr(err):
-        status = warm.run_job(job, log, **kwargs)
-    return status, err.getvalue()
+        done = []
+        worker = threading.Thread(target=lambda: done.append(warm.run_job(job, log, **kwargs)),
+                                  daemon=True)
+        worker.start()
+        worker.join(within)
+    assert done, f"{job} did not end within {within} s"
+    return done[0], err.getvalue()
 
 
 def test_a_job_in_a_warm_worker_writes_what_it_writes_in_its_own_process(tiny_run, tmp_path,
@@ -134,30 +143,54 @@ def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
     del request["repeat"]
     payload = {"job": "sensitivity_cell", "log": None, "kwargs": request}
     server_log = tmp_path / warm.SERVER_LOG
-    # the server answers while it warms up, and warming up may have a child of its own (the
-    # process compiling the grower into an empty cache): count children once it is ready
-    deadline = time.time() + 300
-    while time.time() < deadline and "ready" not in server_log.read_text():
-        time.sleep(0.1)
-    assert "ready" in server_log.read_text(), server_log.read_text()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect("\0" + server)
-    conn.sendall(__import__("json").dumps(payload).encode() + b"\n")
+    conn.sendall(json.dumps(payload).encode() + b"\n")
     server_pid = warm._server.pid
-    deadline = time.time() + 120
-    answered = False
-    while time.time() < deadline and not children(server_pid) and not answered:
-        answered = bool(select.select([conn], [], [], 0.05)[0])  # a child that ended at once
-    assert children(server_pid), ("the server forked no worker that kept working; its answer: "
-                                  f"{conn.recv(65536) if answered else None!r}; its log:\n"
-                                  + server_log.read_text() + "the server process:\n"
-                                  + process_state(server_pid))
+    conn.settimeout(warm.START_TIMEOUT)  # the worker's first line: it started the job
+    try:
+        started = json.loads(conn.makefile("rb").readline())
+    except TimeoutError:
+        pytest.fail("the server started no worker; its log:\n"
+                    + server_log.read_text() + "the server process:\n"
+                    + process_state(server_pid))
+    worker = started["started"]
+    assert worker in children(server_pid)
     conn.close()
     deadline = time.time() + 30
-    while time.time() < deadline and children(server_pid):
+    while time.time() < deadline and worker in children(server_pid):
         time.sleep(0.05)
-    assert not children(server_pid), server_log.read_text()
+    assert worker not in children(server_pid), server_log.read_text()
     assert not (tmp_path / "never.csv").exists()
+
+
+def test_a_job_bypasses_a_server_that_starts_no_worker(tiny_run, tmp_path, server, monkeypatch):
+    # a server that accepts connections but forks nothing (here: stopped by SIGSTOP) must not
+    # hang the run: after START_TIMEOUT the job stops it and runs itself, as do later jobs
+    os.kill(warm._server.pid, signal.SIGSTOP)
+    monkeypatch.setattr(warm, "START_TIMEOUT", 2.0)
+    status, err = run("uci_cell", str(tmp_path / "stuck.log"), within=120,
+                      **cell_kwargs(tiny_run, tmp_path / "stuck.csv"))
+    assert status == 0 and (tmp_path / "stuck.csv").exists()
+    assert "started no worker within 2 s (stopped it;" in err
+    assert warm._server.wait(timeout=10) == -signal.SIGKILL
+    status, err = run("uci_cell", str(tmp_path / "later.log"),
+                      **cell_kwargs(tiny_run, tmp_path / "later.csv"))
+    assert status == 0 and err == ""  # nothing answers: no wait, no message
+
+
+def test_a_stuck_server_that_is_not_ours_is_left_alone(tiny_run, tmp_path, monkeypatch):
+    # what listens under the run's socket name is killed only if it is the run's warm server
+    name = f"weightboost-warm-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind("\0" + name)
+        listener.listen()                       # this test process: never accepts
+        monkeypatch.setenv(warm.ENV, name)
+        monkeypatch.setattr(warm, "START_TIMEOUT", 1.0)
+        status, err = run("uci_cell", str(tmp_path / "own.log"), within=120,
+                          **cell_kwargs(tiny_run, tmp_path / "own.csv"))
+    assert status == 0 and (tmp_path / "own.csv").exists()
+    assert "started no worker within 1 s (left it alone;" in err
 
 
 def test_the_server_leaves_with_its_snakemake_run(tmp_path):

@@ -19,6 +19,12 @@ Where no server answers (a cluster executor, a platform without Linux's abstract
 its own process as before; the tables are byte-identical either way (tested). The server
 accepts requests only from processes of its own user, and only the job names of ``JOBS``.
 Its log is ``logs/warm_server.log``.
+
+The child's first line says that it started the job. A server that starts none within
+``START_TIMEOUT`` seconds of a request (longer than a warm-up that compiles the kernels) is
+taken to be stuck: the job process stops it, says so, and runs its job itself, and so do the
+run's later jobs (nothing answers any more). A stuck server costs a run minutes, never its
+end.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ JOBS = {                            # job name -> the function that does the job
 }
 SERVER_LOG = "logs/warm_server.log"
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
+# how long a job waits for a child to start its job: a fresh clone's warm-up (compiling the
+# kernels, 41-48 s on two idle cores) under the load of the run's other processes, with room
+START_TIMEOUT = 300.0
 # the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
 # which each job sets up afresh in its child
 _log = logging.getLogger("weightboost-warm-server")
@@ -81,7 +90,18 @@ def run_job(job: str, log: str | None, **kwargs) -> int:
 
 def _remote(conn, job, log, kwargs) -> int:
     conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
-    reply = conn.makefile("rb").readline()
+    conn.settimeout(START_TIMEOUT)
+    reader = conn.makefile("rb")
+    try:
+        started = reader.readline()
+    except TimeoutError:
+        stopped = _stop_stuck_server(conn)
+        print(f"the warm server started no worker within {START_TIMEOUT:g} s "
+              f"({'stopped it' if stopped else 'left it alone'}; see {SERVER_LOG}); running the "
+              "job in this process", file=sys.stderr)
+        return _local(job, log, kwargs)
+    conn.settimeout(None)
+    reply = reader.readline() if started else b""
     if not reply:  # the server went away (stopped, or failed to warm up): do the job here
         print(f"the warm worker ended without an answer (see {SERVER_LOG}); running the job "
               "in this process", file=sys.stderr)
@@ -90,6 +110,26 @@ def _remote(conn, job, log, kwargs) -> int:
     if answer.get("stderr"):
         print(answer["stderr"], file=sys.stderr, end="")
     return int(answer["status"])
+
+
+def _stop_stuck_server(conn) -> bool:
+    """Kill the server at the other end of ``conn`` (SO_PEERCRED: the process that listens),
+    if it is a warm server of this user serving the run's socket name; whether it was."""
+    pid, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                      struct.calcsize("3i")))
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    name = os.environ.get(ENV, "").encode()
+    # the command line ends "-m weightboost.warm serve NAME PID" and a NUL
+    if uid != os.getuid() or command[-5:-2] != [b"weightboost.warm", b"serve", name]:
+        return False
+    try:
+        os.kill(pid, signal.SIGKILL)  # a stuck process may not run a SIGTERM handler
+    except OSError:
+        return False
+    return True
 
 
 def _local(job, log, kwargs) -> int:
@@ -117,9 +157,11 @@ class _Handler(socketserver.StreamRequestHandler):
         request = json.loads(line)
         job = request.get("job")
         if job not in JOBS:
+            self._send({"started": os.getpid()})
             self._answer(2, f"unknown job {job!r}\n")
             return
         _exit_when_client_leaves(self.connection)
+        self._send({"started": os.getpid()})
         from weightboost.workflow_support import job_status
 
         _log.info("%s for job process %d: started in worker %d", job, pid, os.getpid())
@@ -132,7 +174,10 @@ class _Handler(socketserver.StreamRequestHandler):
         self._answer(status, err.getvalue())
 
     def _answer(self, status, stderr):
-        self.wfile.write(json.dumps({"status": status, "stderr": stderr}).encode() + b"\n")
+        self._send({"status": status, "stderr": stderr})
+
+    def _send(self, message):
+        self.wfile.write(json.dumps(message).encode() + b"\n")
         self.wfile.flush()
 
 
