@@ -9,7 +9,9 @@ from the working tree) and fits the same trees with both, alternating, so that b
 same machine. A second trap: in one process the version whose data is prepared (and first
 fitted) first runs small sets 20-30 % faster, whatever the code (an A/A run gave 0.77 on German
 credit). So the comparison runs twice, each version first once, and reports the geometric
-mean of the two median paired ratios (work / base; below 1 is faster).
+mean of the two median paired ratios (work / base; below 1 is faster). Every fit's two trees
+are compared too: a speed change must not change a tree, and the script fails naming the sets
+where one did.
 
 Weights are gamma(1) draws, as boosting gives trees of various depths. Sets: the UCI tables
 (`snakemake data`) and ``r-<category>`` for Reuters one-vs-rest (`snakemake reuters_features`).
@@ -99,9 +101,10 @@ def load_sets(names, prepare_first, prepare_second):
     return sets
 
 
-def measure(names: list[str], rounds: int, first: str) -> dict[str, float]:
+def measure(names: list[str], rounds: int, first: str, differ: set) -> dict[str, float]:
     """In this process: the median paired time ratio work/base per set, ``first`` ('base' or
-    'work') prepared and fitted first."""
+    'work') prepared and fitted first; the sets on which a fit gave two different trees are
+    added to ``differ``."""
     import importlib
 
     import numpy as np
@@ -120,10 +123,16 @@ def measure(names: list[str], rounds: int, first: str) -> dict[str, float]:
         times = {"base": [], "work": []}
         for r in range(rounds):
             for k in range(reps):
+                trees = {}
                 for v in (order if (r + k) % 2 == 0 else order[::-1]):
                     start = time.perf_counter()
-                    versions[v].C45().fit(by_version[v], y, sample_weight=weights[k % 4])
+                    trees[v] = versions[v].C45().fit(by_version[v], y,
+                                                     sample_weight=weights[k % 4]).tree_
                     times[v].append(time.perf_counter() - start)
+                if not all(np.array_equal(getattr(trees["base"], part),
+                                          getattr(trees["work"], part), equal_nan=True)
+                           for part in ("node_int", "node_float", "empty", "dist")):
+                    differ.add(name)
         ratios[name] = float(np.median(np.array(times["work"]) / np.array(times["base"])))
     return ratios
 
@@ -137,23 +146,30 @@ def main():
     args = parser.parse_args()
     names = args.sets.split(",")
     if args.measure:  # the child: both copies are on sys.path
-        print(json.dumps(measure(names, args.rounds, args.measure)))
+        differ = set()
+        ratios = measure(names, args.rounds, args.measure, differ)
+        print(json.dumps({"ratios": ratios, "differ": sorted(differ)}))
         return
     paths = [str(renamed_copy(revision_files(args.base), "wb_base")),
              str(renamed_copy(working_tree_files(), "wb_work"))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths + [str(ROOT / "src")])}
-    results = {}
+    results, differ = {}, set()
     for first in ("base", "work"):
         out = subprocess.run([sys.executable, __file__, "--sets", args.sets, "--rounds",
                               str(args.rounds), "--measure", first], env=env, check=True,
-                             capture_output=True, text=True).stdout
-        results[first] = json.loads(out.strip().splitlines()[-1])
+                             stdout=subprocess.PIPE, text=True).stdout
+        answer = json.loads(out.strip().splitlines()[-1])
+        results[first] = answer["ratios"]
+        differ |= set(answer["differ"])
     print(f"working tree / {args.base} (median paired time ratio; below 1 is faster)")
     print("| set | base first | work first | geometric mean |")
     print("|---|---|---|---|")
     for name in names:
         a, b = results["base"][name], results["work"][name]
         print(f"| {name} | {a:.3f} | {b:.3f} | {math.sqrt(a * b):.3f} |")
+    if differ:
+        sys.exit(f"the two versions grew different trees on: {', '.join(sorted(differ))}")
+    print("every fit gave the same tree with both versions")
 
 
 if __name__ == "__main__":
