@@ -2,12 +2,29 @@
 
 import copy
 import json
+import os
 import re
+import shlex
+import subprocess
+import sys
 
 import pandas as pd
 
 from conftest import run_snakemake
-from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
+from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
+                                               package_digest, package_files)
+
+# a job's command (python -m weightboost.warm job ...), then the package's modules it loaded
+LOADED = """import json, sys
+from pathlib import Path
+import weightboost
+from weightboost import warm
+status = warm.main(sys.argv[1:])
+root = Path(weightboost.__file__).parent
+print(json.dumps([str(Path(m.__file__).relative_to(root)) for name, m in list(sys.modules.items())
+                  if name.startswith("weightboost") and getattr(m, "__file__", None)]))
+sys.exit(status)
+"""
 
 
 def test_tiny_config_produces_every_table(tiny_run):
@@ -80,3 +97,24 @@ def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
         assert cells and all(repr(digest) in r["params"] for r in cells)
         recorded = json.loads((workdir / f"results/{table_set}.provenance.json").read_text())
         assert recorded["code_sha256"] == digest
+
+
+def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_path):
+    # a module a cell loads but the digest leaves out could change a table without rerunning
+    # its cells; one it lists but no cell loads would rerun them for nothing
+    workdir, _ = tiny_run
+    records = [json.loads(p.read_text()) for p in (workdir / ".snakemake/metadata").iterdir()]
+    for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
+        command = shlex.split(next(r["shellcmd"] for r in records if r["rule"] == rule))
+        assert command[1:4] == ["-m", "weightboost.warm", "job"]
+        job, arguments = command[4], json.loads(command[6])
+        for key in ("output", "f1_output", "curve_output"):  # not the shared run's files
+            if key in arguments:
+                arguments[key] = str(tmp_path / f"{rule}-{key}.csv")
+        ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
+                              json.dumps(arguments)], cwd=workdir, capture_output=True,
+                             text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        loaded = set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
+        listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE[table_set])}
+        assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))

@@ -20,7 +20,6 @@ import math
 import zlib
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
 
 
 def _key(name: str) -> int:
@@ -37,6 +36,9 @@ def learner_seed(seed: int, dataset: str, repeat: int, fold: int) -> int:
 
 def folds(y: np.ndarray, n_folds: int, seed: int, dataset: str, repeat: int):
     """List of (train indices, test indices), stratified on y."""
+    from sklearn.model_selection import StratifiedKFold  # not at import: the workflow's
+    # parse imports this module, and sklearn.model_selection costs it about a second
+
     splitter = StratifiedKFold(n_splits=n_folds, shuffle=True,
                                random_state=fold_seed(seed, dataset, repeat))
     return [(np.sort(train), np.sort(test))

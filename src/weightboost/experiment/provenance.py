@@ -33,9 +33,20 @@ from weightboost.fileio import sha256_file, write_json_atomic
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
               "reuters": ("reuters_f1.csv", "reuters_curves.csv")}
-# the package code that computes each table set's cells (``package_digest``)
-TABLE_SET_CODE = {"uci": ("c45", "boosting", "experiment"),
-                  "reuters": ("c45", "boosting", "experiment", "reuters")}
+# the package code that computes each table set's cells (``package_digest``): every module a
+# cell job loads (as it runs, in its own process), less PLUMBING, which moves bytes and reports
+# errors but computes no value. A module outside the list (sensitivity planning, provenance,
+# the report) can change without making the tables stale. tests/test_workflow_experiments.py
+# runs a cell of each set and checks that the list is exactly what it loaded.
+_CELL_CODE = ("c45", "boosting", "data/uci.py", "experiment/jobs.py", "experiment/learners.py",
+              "experiment/protocol.py", "experiment/reuters.py", "experiment/tables.py",
+              "experiment/uci.py")
+TABLE_SET_CODE = {"uci": _CELL_CODE,
+                  "reuters": _CELL_CODE + ("reuters/corpus.py", "reuters/features.py",
+                                           "reuters/nltk_package.py", "reuters/sgml.py",
+                                           "reuters/stage.py", "reuters/text.py")}
+PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
+            "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 _REUTERS_ROUTES = ("remotes", "nltk_package")

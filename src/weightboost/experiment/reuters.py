@@ -21,7 +21,6 @@ import zlib
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
 
 from weightboost.experiment.learners import make_learner
 
@@ -93,6 +92,8 @@ def run_cell(X_train, X_test, y_train, y_test, category: str, algorithm: str, sp
 
 def choose_rounds_by_cv(X, y, algorithm, spec, rounds, n_folds, seed, category) -> int:
     """T in 1..rounds maximising the mean inner-fold F1 (first maximum)."""
+    from sklearn.model_selection import StratifiedKFold  # not at import, as in protocol.folds
+
     state = int(np.random.SeedSequence([seed, zlib.crc32(category.encode()), 2])
                 .generate_state(1)[0])
     total = np.zeros(rounds)
