@@ -2,9 +2,12 @@
 
 import math
 
+import numpy as np
 import pytest
+from scipy import stats
 
-from weightboost.statistics import across_datasets, corrected_resampled_t
+from weightboost.statistics import EXACT_SIGNS, across_datasets, corrected_resampled_t, \
+    signed_rank_p
 
 
 def test_corrected_resampled_t_matches_the_hand_worked_example():
@@ -41,3 +44,15 @@ def test_wilcoxon_across_datasets_on_a_hand_worked_example():
     assert result.p_value == pytest.approx(0.4375)
     assert result.mean == pytest.approx(0.008)
     assert result.low < result.mean < result.high
+
+
+def test_signed_rank_p_is_scipy_s_wilcoxon_exactly():
+    # the vectorised permutation test must give scipy's own p-values, float for float: without
+    # ties (scipy's exact distribution), with ties and zeros (its permutation test), and past
+    # EXACT_SIGNS (its normal approximation)
+    rng = np.random.default_rng(0)
+    cases = [rng.normal(size=10), np.round(rng.normal(size=10), 1),
+             rng.integers(-2, 3, size=10) / 100, np.array([0.0, 0.0, 0.01, -0.01, 0.02]),
+             np.array([0.1, 0.1, 0.1]), rng.integers(-2, 3, size=EXACT_SIGNS + 2) / 100]
+    for d in cases:
+        assert signed_rank_p(d) == float(stats.wilcoxon(d, zero_method="zsplit").pvalue), d

@@ -14,7 +14,7 @@ from weightboost.data.uci import verify_table
 # whose params changed (rerun trigger ``params``), so a change of that code reruns exactly the
 # jobs that depend on it. (Not the modules as inputs: Snakemake's scheduler looks at every
 # input of every ready job each time it schedules, ~30 files more per cell.)
-from weightboost.experiment.provenance import (TABLE_SET_CODE, check_table_digests,
+from weightboost.experiment.provenance import (REPORT_CODE, TABLE_SET_CODE, check_table_digests,
                                                check_tables, package_digest, reports_dir,
                                                results_dir)
 from weightboost import warm

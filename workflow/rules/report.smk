@@ -26,7 +26,7 @@ rule report:
         table4=f"{REPORTS}/tables/table4.csv",
         claims=f"{REPORTS}/tables/claims.csv",
     params:
-        code_sha256=package_digest("report"),
+        code_sha256=package_digest(*REPORT_CODE),
         config=config,
         results=RESULTS,
         tables_sha256=report_table_digests,

@@ -78,7 +78,7 @@ if SENSITIVITY:
             html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),
         params:
-            code_sha256=package_digest("report", "statistics.py"),
+            code_sha256=package_digest(*REPORT_CODE),
             config=config,
             f1=REPORT_TABLES["reuters_f1"],
             f1_sha256=reuters_f1_digest,

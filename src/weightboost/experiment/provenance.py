@@ -47,6 +47,10 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                                            "reuters/stage.py", "reuters/text.py")}
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
+# the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
+# the report package and the modules it imports
+REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
+               "experiment/reuters.py", "experiment/sensitivity.py")
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 _REUTERS_ROUTES = ("remotes", "nltk_package")
