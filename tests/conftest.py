@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import fcntl
 import http.server
+import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -220,3 +222,20 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
                "--directory", str(workdir), "--configfile", str(config_path),
                "--cores", "2", "--nolock", *args]
     return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=timeout)
+
+
+def recorded_job(workdir: Path, rule: str) -> tuple[str, dict]:
+    """The job name and keyword arguments of a ``rule`` job of the finished run in ``workdir``,
+    from the command Snakemake recorded (``python -m weightboost.warm job NAME LOG ARGUMENTS``),
+    with the paths of files that exist made absolute. Its outputs are the run's own files:
+    point them elsewhere before running it."""
+    for path in sorted((workdir / ".snakemake" / "metadata").iterdir()):
+        record = json.loads(path.read_text())
+        if record["rule"] == rule:
+            command = shlex.split(record["shellcmd"])
+            assert command[1:4] == ["-m", "weightboost.warm", "job"], command
+            arguments = {key: str(workdir / value) if isinstance(value, str)
+                         and (workdir / value).is_file() else value
+                         for key, value in json.loads(command[6]).items()}
+            return command[4], arguments
+    raise AssertionError(f"no {rule} job recorded in {workdir}")

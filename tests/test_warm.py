@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from conftest import recorded_job
 from weightboost import warm
 
 pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
@@ -72,18 +73,24 @@ def run(job, log, within=None, **kwargs):
 
 def test_a_job_in_a_warm_worker_writes_what_it_writes_in_its_own_process(tiny_run, tmp_path,
                                                                          server, monkeypatch):
-    status, _ = run("uci_cell", str(tmp_path / "warm.log"),
-                    **cell_kwargs(tiny_run, tmp_path / "warm.csv"))
-    assert status == 0
-    assert "weightboost-warm" in os.environ[warm.ENV]
-    # no server by that name: the job runs in this process
-    monkeypatch.setenv(warm.ENV, "weightboost-warm-nobody")
-    status, _ = run("uci_cell", str(tmp_path / "own.log"),
-                    **cell_kwargs(tiny_run, tmp_path / "own.csv"))
-    assert status == 0
+    # a UCI cell and a Reuters cell (sparse data), each in a warm worker and in this process
+    # (no server by the name given)
+    job, reuters = recorded_job(tiny_run[0], "reuters_cell")
+    for where, name in (("warm", server), ("own", "weightboost-warm-nobody")):
+        monkeypatch.setenv(warm.ENV, name)
+        status, _ = run("uci_cell", str(tmp_path / f"{where}.log"),
+                        **cell_kwargs(tiny_run, tmp_path / f"{where}.csv"))
+        assert status == 0
+        status, _ = run(job, None, **{**reuters, "f1_output": str(tmp_path / f"{where}-f1.csv"),
+                                      "curve_output": str(tmp_path / f"{where}-curve.csv")})
+        assert status == 0
+    assert "started in worker" in (tmp_path / warm.SERVER_LOG).read_text()
     a, b = (pd.read_csv(tmp_path / f"{n}.csv").drop(columns=TIMING) for n in ("warm", "own"))
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 3 and a.rounds.max() > 1
+    for table in ("f1", "curve"):
+        assert (tmp_path / f"warm-{table}.csv").read_bytes() == \
+            (tmp_path / f"own-{table}.csv").read_bytes(), table
 
 
 def test_a_failing_job_fails_alike_in_a_warm_worker(tiny_run, tmp_path, server, monkeypatch):

@@ -4,13 +4,12 @@ import copy
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 
 import pandas as pd
 
-from conftest import run_snakemake
+from conftest import recorded_job, run_snakemake
 from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_digest, package_files)
 
@@ -103,16 +102,13 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
     # a module a cell loads but the digest leaves out could change a table without rerunning
     # its cells; one it lists but no cell loads would rerun them for nothing
     workdir, _ = tiny_run
-    records = [json.loads(p.read_text()) for p in (workdir / ".snakemake/metadata").iterdir()]
     for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
-        command = shlex.split(next(r["shellcmd"] for r in records if r["rule"] == rule))
-        assert command[1:4] == ["-m", "weightboost.warm", "job"]
-        job, arguments = command[4], json.loads(command[6])
+        job, arguments = recorded_job(workdir, rule)
         for key in ("output", "f1_output", "curve_output"):  # not the shared run's files
             if key in arguments:
                 arguments[key] = str(tmp_path / f"{rule}-{key}.csv")
         ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
-                              json.dumps(arguments)], cwd=workdir, capture_output=True,
+                              json.dumps(arguments)], cwd=tmp_path, capture_output=True,
                              text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
         assert ran.returncode == 0, ran.stderr[-3000:]
         loaded = set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
