@@ -1,0 +1,112 @@
+"""Profile: where the C4.5 kernels spend a boosted tree's time, kernel by kernel, with Linux perf.
+
+    python bench/c45_perf.py [--set spambase] [--trees 300] [--out /tmp/c45.perf.data]
+
+Fits ``--trees`` trees on one UCI table (``snakemake data``) with gamma(1) weights, as boosting
+does (one ``prepare``, new weights per tree), while ``perf record`` samples this process, and
+prints ``perf report``'s table by symbol. perf cannot name code that numba compiled at run time;
+this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
+function's address, size and name), which needs the kernels' LLVM modules: they exist only
+after a compilation, not when numba loads its cache, so the kernels are compiled afresh into
+a temporary cache directory first (about a minute). Kernels inlined into others
+(``inline="always"``) count as their caller.
+
+Needs ``perf`` (Debian: linux-perf) and permission to sample (root, or
+``kernel.perf_event_paranoid`` <= 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def readable(symbol: str) -> str:
+    """``weightboost.c45.split.numeric_splits`` for numba's mangled name of that function."""
+    rest, parts = symbol.removeprefix("_ZN"), []
+    while (length := re.match(r"\d+", rest)) is not None:
+        n = int(length.group())
+        parts.append(rest[len(length.group()):len(length.group()) + n])
+        rest = rest[len(length.group()) + n:]
+    return ".".join(parts) if parts else symbol[:80]
+
+
+def write_perf_map(modules) -> int:
+    """Write /tmp/perf-<pid>.map for every compiled function of the kernels in ``modules``;
+    returns how many functions it names."""
+    symbols = {}
+    for module in modules:
+        for kernel in vars(module).values():
+            for compiled in getattr(kernel, "overloads", {}).values():
+                library = compiled.library
+                for function in library._final_module.functions:
+                    if function.is_declaration:
+                        continue
+                    address = library.get_pointer_to_function(function.name)
+                    if address:
+                        symbols[address] = readable(function.name)
+    addresses = sorted(symbols)
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as handle:
+        for start, end in zip(addresses, addresses[1:] + [addresses[-1] + (1 << 16)]):
+            handle.write(f"{start:x} {min(end - start, 1 << 20):x} {symbols[start]}\n")
+    return len(addresses)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="spambase")
+    parser.add_argument("--trees", type=int, default=300)
+    parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
+    parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "c45.perf.data"))
+    args = parser.parse_args()
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-perf-")  # compile afresh
+
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from c45_speed import as_array
+
+    import weightboost.c45.grow as grow
+    import weightboost.c45.predict as predict
+    import weightboost.c45.prune as prune
+    import weightboost.c45.tree as tree
+    from weightboost.c45 import C45, prepare
+    from weightboost.data.uci import load_table
+
+    X, y = load_table(Path(args.data) / f"{args.set}.csv")
+    nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
+    data, y = prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
+    rng = np.random.default_rng(0)
+    weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
+    C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
+    print(f"{write_perf_map([grow, prune, predict, tree])} compiled functions named",
+          file=sys.stderr)
+    recorder = subprocess.Popen(["perf", "record", "-F", "4000", "-o", args.out, "-p",
+                                 str(os.getpid())], stderr=subprocess.DEVNULL)
+    time.sleep(1.0)  # perf attaches
+    start = time.perf_counter()
+    for w in weights:
+        C45().fit(data, y, sample_weight=w)
+    seconds = time.perf_counter() - start
+    recorder.send_signal(signal.SIGINT)
+    recorder.wait()
+    print(f"{args.set}: {1000 * seconds / args.trees:.1f} ms per tree ({args.trees} trees)")
+    report = subprocess.run(["perf", "report", "-i", args.out, "--no-children", "--sort",
+                             "symbol", "--stdio"], capture_output=True, text=True).stdout
+    rows = [line.split() for line in report.splitlines()
+            if line.strip() and not line.startswith("#")]
+    for row in rows[:25]:  # share, [.] or [k], symbol
+        print(f"{row[0]:>8}  {' '.join(row[2:]).removesuffix(' - -')}")
+
+
+if __name__ == "__main__":
+    main()
