@@ -18,6 +18,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, TABLE_SET_CODE, chec
                                                check_tables, package_digest, reports_dir,
                                                results_dir)
 from weightboost import warm
+from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
 from weightboost.experiment.sensitivity import resolve_spec
@@ -25,7 +26,7 @@ from weightboost.experiment.sensitivity import resolve_spec
 try:
     check_config(config)
     if workflow.is_main_process:  # not again in every job of a cluster run
-        check_learners(config)
+        remembered("learners-valid", config, lambda: bool(check_learners(config)))
 except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
 

@@ -3,13 +3,18 @@
 # (dataset, noise level, cell) runs every repeat; a cell is named `entry~param=value,...` when
 # a reading changes a learner, so readings that leave an algorithm as it is share its cell.
 # Then the study's tables, the verdicts and the β figure.
-from weightboost.experiment.sensitivity import cell_jobs, plan as sensitivity_plan, study_section
+import pandas as pd
+
+from weightboost.experiment.sensitivity import (PLAN_COLUMNS, cell_jobs, plan as sensitivity_plan,
+                                               study_section)
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
 SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/"
                     "reps{repeats}.csv")
 if SENSITIVITY:
-    SENSITIVITY_PLAN = sensitivity_plan(config)
+    SENSITIVITY_PLAN = pd.DataFrame(remembered(
+        "sensitivity-plan", config, lambda: sensitivity_plan(config).to_dict("records")),
+        columns=PLAN_COLUMNS)
     SENSITIVITY_CELLS = [
         SENSITIVITY_CELL.format(dataset=dataset, noise=format(job.noise, "g"),
                                 algorithm=job.cell, repeats=job.repeats)

@@ -1,0 +1,49 @@
+"""weightboost.parse_memo: an answer of the workflow's parse is reused only for the same config
+sections and code, and an error is never remembered."""
+
+import pytest
+
+from weightboost import parse_memo
+from weightboost.errors import ConfigError
+
+
+@pytest.fixture
+def memo(tmp_path, monkeypatch):
+    monkeypatch.setattr(parse_memo, "DIRECTORY", tmp_path / "parse")
+    calls = []
+
+    def ask(config, answer="ok"):
+        def compute():
+            calls.append(answer)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        return parse_memo.remembered("check", config, compute)
+    return ask, calls
+
+
+def test_the_same_sections_and_code_reuse_the_answer(memo, monkeypatch):
+    ask, calls = memo
+    config = {"algorithms": {"A": {"learner": "C45"}}, "experiment": {"rounds": 3},
+              "sensitivity": None, "mirror": "/somewhere"}
+    assert ask(config) == "ok" and ask(config) == "ok" and calls == ["ok"]
+    assert ask({**config, "mirror": "/elsewhere"}) == "ok" and calls == ["ok"]  # not read
+    assert ask({**config, "experiment": {"rounds": 4}}) == "ok" and len(calls) == 2
+    monkeypatch.setattr(parse_memo, "CODE", ("c45",))  # other code: another digest
+    assert ask(config) == "ok" and len(calls) == 3
+
+
+def test_an_error_is_raised_every_time(memo):
+    ask, calls = memo
+    config = {"algorithms": {"A": {"learner": "C45", "params": {"confidence": 2}}}}
+    for _ in range(2):
+        with pytest.raises(ConfigError):
+            ask(config, ConfigError("algorithms.A.params: confidence"))
+    assert len(calls) == 2
+
+
+def test_an_unwritable_directory_computes_every_time(memo, tmp_path, monkeypatch):
+    ask, calls = memo
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(parse_memo, "DIRECTORY", tmp_path / "file" / "parse")
+    assert ask({}) == "ok" and ask({}) == "ok" and len(calls) == 2
