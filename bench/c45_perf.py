@@ -2,8 +2,10 @@
 
     python bench/c45_perf.py [--set spambase] [--trees 300] [--out /tmp/c45.perf.data]
 
-Fits ``--trees`` trees on one UCI table (``snakemake data``) with gamma(1) weights, as boosting
-does (one ``prepare``, new weights per tree), while ``perf record`` samples this process, and
+Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
+the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), with gamma(1) weights,
+as boosting does (one ``prepare``, new weights per tree), while ``perf record`` samples this
+process, and
 prints ``perf report``'s table by symbol. perf cannot name code that numba compiled at run time;
 this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
 function's address, size and name), which needs the kernels' LLVM modules: they exist only
@@ -82,9 +84,17 @@ def main():
     from weightboost.c45 import C45, prepare
     from weightboost.data.uci import load_table
 
-    X, y = load_table(Path(args.data) / f"{args.set}.csv")
-    nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
-    data, y = prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
+    if args.set.startswith("r-"):
+        from weightboost.reuters.stage import load_matrices
+
+        X, _, labels, _, categories = load_matrices(
+            ROOT / "data/processed/reuters/matrices.npz")
+        data = prepare(X)
+        y = np.where(labels[:, categories.index(args.set[2:])] == 1, 1, -1)
+    else:
+        X, y = load_table(Path(args.data) / f"{args.set}.csv")
+        nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
+        data, y = prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
     rng = np.random.default_rng(0)
     weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
     C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
