@@ -84,18 +84,18 @@ def run_job(job: str, log: str | None, **kwargs) -> int:
             conn = None
         if conn is not None:
             with conn:
-                return _remote(conn, job, log, kwargs)
+                return _remote(conn, name, job, log, kwargs)
     return _local(job, log, kwargs)
 
 
-def _remote(conn, job, log, kwargs) -> int:
+def _remote(conn, name, job, log, kwargs) -> int:
     conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
     conn.settimeout(START_TIMEOUT)
     reader = conn.makefile("rb")
     try:
         started = reader.readline()
     except TimeoutError:
-        stopped = _stop_stuck_server(conn)
+        stopped = _stop_stuck_server(conn, name)
         print(f"the warm server started no worker within {START_TIMEOUT:g} s "
               f"({'stopped it' if stopped else 'left it alone'}; see {SERVER_LOG}); running the "
               "job in this process", file=sys.stderr)
@@ -112,18 +112,17 @@ def _remote(conn, job, log, kwargs) -> int:
     return int(answer["status"])
 
 
-def _stop_stuck_server(conn) -> bool:
+def _stop_stuck_server(conn, name: str) -> bool:
     """Kill the server at the other end of ``conn`` (SO_PEERCRED: the process that listens),
-    if it is a warm server of this user serving the run's socket name; whether it was."""
+    if it is a warm server of this user serving the socket ``name``; whether it was."""
     pid, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
                                                       struct.calcsize("3i")))
     try:
         command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return False
-    name = os.environ.get(ENV, "").encode()
     # the command line ends "-m weightboost.warm serve NAME PID" and a NUL
-    if uid != os.getuid() or command[-5:-2] != [b"weightboost.warm", b"serve", name]:
+    if uid != os.getuid() or command[-5:-2] != [b"weightboost.warm", b"serve", name.encode()]:
         return False
     try:
         os.kill(pid, signal.SIGKILL)  # a stuck process may not run a SIGTERM handler
@@ -155,13 +154,12 @@ class _Handler(socketserver.StreamRequestHandler):
         if not line:  # a probe that connected and left
             return
         request = json.loads(line)
+        self._send({"started": os.getpid()})
         job = request.get("job")
         if job not in JOBS:
-            self._send({"started": os.getpid()})
             self._answer(2, f"unknown job {job!r}\n")
             return
         _exit_when_client_leaves(self.connection)
-        self._send({"started": os.getpid()})
         from weightboost.workflow_support import job_status
 
         _log.info("%s for job process %d: started in worker %d", job, pid, os.getpid())
