@@ -241,6 +241,35 @@ def test_weight_decay_logsumexp_is_scipys_formula_with_the_c_librarys_functions(
         np.testing.assert_array_max_ulp(logsumexp(a), scipy_logsumexp(a), maxulp=2)
 
 
+def test_weight_decay_line_search_losses_are_the_array_formula_bit_for_bit():
+    """The compiled losses of the line search (one call for the whole grid) give the floats of
+    the formula written with numpy arrays: e(b) = -margin - b·gain - C (S + b·wc)² / (B + b),
+    then ``logsumexp``; an operation in another order (or fused) would move last bits, and
+    with them Brent's steps and the coefficient."""
+    from weightboost.boosting.variants import WeightDecay, _DecayState, logsumexp
+
+    rng = np.random.default_rng(3)
+    for k in range(200):
+        n = int(rng.integers(1, 2000))
+        state = _DecayState(n)
+        state.S = rng.exponential(size=n) * rng.exponential() * 20
+        state.B = float(rng.exponential() * 10) if k % 3 else 0.0
+        margin = rng.normal(size=n) * 5
+        gain = np.where(rng.random(n) < 0.8, 1.0, -1.0)
+        p = rng.exponential(size=n)
+        wc = n * p / p.sum()
+        C = [0.003, 0.0, 1.0][k % 3]
+        grid = np.concatenate([[0.0], rng.uniform(0, 30, size=6)])
+        want = []
+        for b in grid:
+            e = -margin - b * gain
+            if C > 0 and state.B + b > 0:
+                e -= C * (state.S + b * wc) ** 2 / (state.B + b)
+            want.append(logsumexp(e))
+        got = WeightDecay(C=C)._losses(grid, margin, gain, wc, state)
+        assert got.tobytes() == np.array(want).tobytes()
+
+
 def test_boosting_exp_is_the_c_librarys_on_every_element():
     """numpy's own float64 exp (AVX-512 CPUs) differs from the C library's in last bits; the
     boosting weights must not depend on the CPU (weightboost.boosting.libm)."""

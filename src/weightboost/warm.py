@@ -297,7 +297,7 @@ def warm_up(second_process: bool = True) -> None:
     """Import what the jobs import and load every compiled kernel they call, once (compiling
     them with ``compile_kernels``)."""
     compile_kernels(second_process)
-    from weightboost.boosting import AdaBoost
+    from weightboost.boosting import AdaBoost, WeightDecay
     from weightboost.c45 import C45
     from weightboost.experiment import jobs  # noqa: F401 - the job modules themselves
 
@@ -305,6 +305,7 @@ def warm_up(second_process: bool = True) -> None:
     for sampling in ("reweight", "resample"):
         model = AdaBoost(n_estimators=2, sampling=sampling, random_state=0).fit(X, y)
         model.predict(X)
+    WeightDecay(n_estimators=2).fit(X, y)  # its line search's kernels
     C45().fit(X, y).predict_proba(X)
 
 

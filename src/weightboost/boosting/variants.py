@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 from scipy.optimize import minimize_scalar
 
 from weightboost.boosting import libm
@@ -19,11 +20,28 @@ def logsumexp(a):
     real input (the maxima kept out of the sum for precision, then log1p), without its
     array-API dispatch, which costs ten times the arithmetic at this size; exp, log and log1p
     are the C library's (``weightboost.boosting.libm``), so that the result does not depend on
-    the CPU. The line search of Weight Decay calls it about 60 times per round."""
+    the CPU."""
+    return _sum_shifted(*_shift_exp(np.array(a, dtype=np.float64)))
+
+
+@njit(cache=True)
+def _shift_exp(a):
+    """``logsumexp``'s terms in place: a_i becomes exp(a_i - max a), 0 where a_i is the
+    maximum (the maxima are counted instead); returns (a, number of maxima, max a)."""
     a_max = a.max()
-    at_max = a == a_max
-    count = int(at_max.sum())
-    s = float(libm.exp(np.where(at_max, -np.inf, a) - a_max).sum())
+    count = 0
+    for i in range(a.shape[0]):
+        if a[i] == a_max:
+            count += 1
+            a[i] = 0.0
+        else:
+            a[i] = math.exp(a[i] - a_max)
+    return a, count, a_max
+
+
+def _sum_shifted(terms, count, a_max):
+    """``logsumexp`` from ``_shift_exp``'s output. The sum is numpy's (pairwise), as scipy's."""
+    s = float(terms.sum())
     if s != 0:
         s = s / count
     return math.log1p(s) + math.log(count) + float(a_max)
@@ -182,6 +200,31 @@ class _DecayState:
         self.regulariser = np.zeros(n)  # C |b| μ_i² = C S_i² / B, the current slack term
 
 
+@njit(cache=True)
+def _decay_terms(bs, margin, gain, wc, S, C, B):
+    """``logsumexp``'s terms (``_shift_exp``) of e(b) for each b in ``bs``, where
+    e_i(b) = -y_i F(x_i) - b y_i h_t(x_i) - C (S_i + b wc_t(i))² / (B + b), the last term only
+    if C > 0 and B + b > 0; each operation in the order numpy applies it to whole arrays, so
+    that the line search sees the same floats. Returns (terms (len(bs), n), counts, maxima)."""
+    n = margin.shape[0]
+    terms = np.empty((bs.shape[0], n))
+    counts = np.empty(bs.shape[0], dtype=np.int64)
+    maxima = np.empty(bs.shape[0])
+    for g in range(bs.shape[0]):
+        b = bs[g]
+        denominator = B + b
+        regularised = C > 0 and denominator > 0
+        row = terms[g]
+        for i in range(n):
+            v = -margin[i] - b * gain[i]
+            if regularised:
+                u = S[i] + b * wc[i]
+                v = v - C * (u * u) / denominator
+            row[i] = v
+        _, counts[g], maxima[g] = _shift_exp(row)
+    return terms, counts, maxima
+
+
 class WeightDecay(BoostingClassifier):
     """Weight Decay: Rätsch, Onoda & Müller's AdaBoost_Reg with p = 2 (docs/algorithms.md §2).
 
@@ -235,12 +278,12 @@ class WeightDecay(BoostingClassifier):
             return -margin - self.C * score ** 2
         return -margin - state.regulariser
 
-    def _exponents(self, b, margin, gain, wc, state):
-        """e_i(b) for all i; ``gain`` = y_i h_t(x_i)."""
-        e = -margin - b * gain
-        if self.C > 0 and state.B + b > 0:
-            e -= self.C * (state.S + b * wc) ** 2 / (state.B + b)
-        return e
+    def _losses(self, bs, margin, gain, wc, state):
+        """log G(b) = log Σ_i exp(e_i(b)) for each b in ``bs``; ``gain`` = y_i h_t(x_i)."""
+        terms, counts, maxima = _decay_terms(np.asarray(bs, dtype=np.float64), margin, gain,
+                                             wc, state.S, float(self.C), float(state.B))
+        return np.array([_sum_shifted(terms[g], counts[g], maxima[g])
+                         for g in range(len(counts))])
 
     def _coefficient(self, error, correct, p, margin, score, y, state):
         alpha = 0.5 * math.log((1.0 - error) / error)
@@ -250,11 +293,11 @@ class WeightDecay(BoostingClassifier):
         gain = np.where(correct, 1.0, -1.0)
 
         def loss(b):
-            return logsumexp(self._exponents(b, margin, gain, wc, state))
+            return float(self._losses([b], margin, gain, wc, state)[0])
 
         b_max = max(5.0, 2.0 * alpha)
         grid = np.linspace(0.0, b_max, self.GRID + 1)
-        values = np.array([loss(b) for b in grid])
+        values = self._losses(grid, margin, gain, wc, state)
         k = int(np.argmin(values))
         low, high = grid[max(k - 1, 0)], grid[min(k + 1, self.GRID)]
         result = minimize_scalar(loss, bounds=(low, high), method="bounded",
