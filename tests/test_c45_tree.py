@@ -329,8 +329,9 @@ def test_a_tie_for_the_largest_branch_goes_to_the_last_branch():
 def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_node(seed):
     # Without missing values the largest branch's own instances reach the leaves they were
     # grown into, so pruning routes only the other branches' instances down it
-    # (prune._other_branches, added to the grown leaves). At every node of an unpruned
-    # weighted tree this must give the errors of routing all the node's instances.
+    # (prune._other_branches, walked to the grown leaves by prune._errors_for_added_known).
+    # At every node of an unpruned weighted tree this must give the errors of routing all the
+    # node's instances.
     from weightboost.c45 import grow as grow_module, prune as prune_module
     from weightboost.c45.tree import GrowSettings
     X, y = xor_data(seed, n=600, noise=0.25)
@@ -351,13 +352,15 @@ def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_n
         start, length = inst[k]
         full = prune_module._errors_for_branch(
             data.view, y.astype(np.int64), 2, node_int, node_float, dist, largest,
-            store_rows[start:start + length], store_w[start:start + length], cf, z, False)
+            store_rows[start:start + length], store_w[start:start + length], cf, z)
         others, others_w = prune_module._other_branches(node_int, inst, store_rows, store_w, k,
                                                         largest)
-        known = prune_module._errors_for_branch(
-            data.view, y.astype(np.int64), 2, node_int, node_float, dist, largest, others,
-            others_w, cf, z, True)
+        reached, added = np.zeros(len(node_int), dtype=np.int64), np.zeros((len(node_int), 2))
+        known = prune_module._errors_for_added_known(
+            data.view, y.astype(np.int64), node_int, node_float, dist, largest, others,
+            others_w, cf, z, reached, added)
         assert known == pytest.approx(full, rel=1e-12, abs=1e-12)
+        assert not reached.any() and not added.any()  # left clean for the next node
         checked += 1
     assert checked > 10
     # a missing value in any split on the way (the node's own or one below) rules it out

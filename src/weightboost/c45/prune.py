@@ -95,27 +95,58 @@ def largest_branch(node_float, dist, k, first, n_children):
 
 
 @njit(cache=True)
-def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, w, cf, z,
-                       added_to_grown):
-    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k; with
-    ``added_to_grown``, if they were passed down it in addition to the data it was built from
-    (each leaf's class weights are then its ``dist`` plus what reaches it, and a subtree that
-    none of the rows reaches keeps its own estimate)."""
+def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, w, cf, z):
+    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
     errors = 0.0
     stack = [(k, rows, w)]
     while len(stack) > 0:
         j, r, ww = stack.pop()
-        if added_to_grown and r.shape[0] == 0:
-            errors += _subtree_errors(node_int, dist, j, cf, z)
-        elif _is_leaf(node_int, j):
-            totals = class_totals(y, r, ww, n_classes)
-            if added_to_grown:
-                totals += dist[j]
-            errors += estimated_errors(totals, cf, z)
+        if _is_leaf(node_int, j):
+            errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
         else:
             child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
             for c in range(node_int[j, NCHILD]):
                 stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+    return errors
+
+
+@njit(cache=True)
+def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf, z, reached,
+                            added):
+    """Estimated errors of the subtree rooted at k if the data (rows, w) were passed down it
+    in addition to the data it was grown from, when none of them misses a split value there
+    (``_all_known``): each leaf's class weights are then its ``dist`` plus those of the rows
+    reaching it, and a subtree that none of the rows reaches keeps its own estimate.
+
+    Each instance reaches one leaf with its whole weight and is walked down to it alone,
+    without partitioning arrays at every node. ``reached`` (instances reaching each node) and
+    ``added`` (each leaf's added class weights) are zero on entry and on return."""
+    for idx in range(rows.shape[0]):
+        row = rows[idx]
+        j = k
+        reached[j] += 1
+        while not _is_leaf(node_int, j):
+            a = node_int[j, ATTR]
+            j = node_int[j, FIRST] + branch_of(view.XT[a, row], view.nominal[a],
+                                               node_float[j, THRESH])
+            reached[j] += 1
+        added[j, y[row]] += w[idx]
+    errors = 0.0
+    stack = [k]
+    while len(stack) > 0:
+        j = stack.pop()
+        if reached[j] == 0:
+            errors += _subtree_errors(node_int, dist, j, cf, z)
+            continue
+        reached[j] = 0
+        if _is_leaf(node_int, j):
+            totals = added[j].copy()
+            added[j] = 0.0
+            totals += dist[j]
+            errors += estimated_errors(totals, cf, z)
+        else:
+            for c in range(node_int[j, NCHILD]):
+                stack.append(node_int[j, FIRST] + c)
     return errors
 
 
@@ -181,6 +212,8 @@ def prune(view, missing, y, n_classes, tree, settings):
     node_int, node_float, empty, dist, inst, store_rows, store_w = tree
     cf, z = settings.cf, settings.z
     used = store_rows.shape[0]
+    reached = np.zeros(node_int.shape[0], dtype=np.int64)
+    added = np.zeros((node_int.shape[0], n_classes))
     stack = [(0, 0)]
     while len(stack) > 0:
         k, state = stack.pop()
@@ -198,14 +231,14 @@ def prune(view, missing, y, n_classes, tree, settings):
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
         if settings.subtree_raising:
-            # one call with a computed flag: a literal True and False would compile it twice
-            all_known = _all_known(missing, node_int, k, largest)
-            if all_known:
+            if _all_known(missing, node_int, k, largest):
                 sent, sent_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
+                errors_branch = _errors_for_added_known(view, y, node_int, node_float, dist,
+                                                        largest, sent, sent_w, cf, z, reached,
+                                                        added)
             else:
-                sent, sent_w = rows, w
-            errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float, dist,
-                                               largest, sent, sent_w, cf, z, all_known)
+                errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
+                                                   dist, largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
         errors_leaf = estimated_errors(dist[k], cf, z)
