@@ -383,3 +383,31 @@ def test_predictions_do_not_depend_on_how_the_rows_are_laid_out():
     assert np.array_equal(model.predict_proba(encoded), plain)
     assert np.array_equal(model._predict_training(data), model.predict(X))
     assert np.array_equal(model.apply(data), model.apply(X))
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_predict_is_the_first_argmax_of_predict_proba(n_classes):
+    # predict runs a kernel of its own (predict.most_probable) rather than predict_proba; it
+    # must pick the same class on every row. The fitted tree's leaves are edited so that all
+    # the cases occur: tied class weights (the first wins), a leaf with no weight (the row
+    # gets the root's distribution), missing values spread over several leaves.
+    rng = np.random.default_rng(n_classes)
+    X = np.column_stack([rng.integers(0, 4, size=400), rng.normal(size=(400, 3))])
+    y = (X[:, 0].astype(int) + (X[:, 1] > 0)) % n_classes
+    noisy = rng.random(400) < 0.3
+    y[noisy] = rng.integers(0, n_classes, size=noisy.sum())
+    X[rng.random(400) < 0.1, 1] = np.nan
+    model = C45(nominal_features=[0], min_instances=1, pruning=False, collapse=False).fit(X, y)
+    leaves = np.flatnonzero(model.tree_.node_int[:, NCHILD] <= 0)
+    assert len(leaves) > 8
+    tie = np.array([2.0, 2.0, 1.0][:n_classes])
+    for k in leaves[::2]:
+        model.tree_.dist[k] = tie[::-1] if k % 2 else tie
+    model.tree_.dist[leaves[1]] = 0.0
+    test = np.column_stack([rng.integers(0, 6, size=2000), rng.normal(size=(2000, 3))])
+    test[rng.random(2000) < 0.2, 1] = np.nan
+    proba = model.predict_proba(test)
+    top = np.sort(proba, axis=1)
+    assert (top[:, -1] == top[:, -2]).sum() > 20  # ties, where a wrong order would show
+    assert (proba == model.tree_.dist[0] / model.tree_.dist[0].sum()).all(axis=1).any()
+    np.testing.assert_array_equal(model.predict(test), model.classes_[np.argmax(proba, axis=1)])

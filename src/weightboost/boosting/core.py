@@ -153,7 +153,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         n = len(p)
         draws = MAX_DRAWS if rng is not None else 1
         for _ in range(draws):
-            if rng is None:
+            if rng is None and isinstance(data, C45Data):
+                tree = new_tree()._fit_checked(data, *self._tree_labels, n * p)
+            elif rng is None:
                 tree = new_tree().fit(data, signed, sample_weight=n * p)
             else:
                 rows = np.repeat(np.arange(n), rng.multinomial(n, p))
@@ -191,6 +193,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         signed = np.where(y_index == 1, 1.0, -1.0)
         base = self._base()
         data = prepare(X) if isinstance(base, C45) else X
+        classes, indices = np.unique(signed, return_inverse=True)
+        self._tree_labels = (classes, indices.astype(np.int64))  # every round's tree's
         new_tree = _unfitted_copies(base)
         self.n_features_in_ = data.shape[1]
         self._majority = 1.0 if signed.sum() >= 0 else -1.0
@@ -253,7 +257,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)
         self.n_rounds_ = len(self.estimators_)
         self.decision_train_ = score
-        del self._uniform_round
+        del self._uniform_round, self._tree_labels
         return self
 
     def _fit_constant(self, X):

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 from weightboost.c45.criteria import z_for_confidence
 from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare
 from weightboost.c45.grow import grow
-from weightboost.c45.predict import apply_leaves, predict_distribution
+from weightboost.c45.predict import apply_leaves, most_probable, predict_distribution
 from weightboost.c45.prune import collapse, prune
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, THRESH, GrowSettings, PruneSettings,
                                   compact)
@@ -119,7 +119,7 @@ class C45(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {data.X.shape[0]} rows but y has {y.shape[0]} labels")
         if not prepared:  # prepared input comes from boosting: labels were checked there
             check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
+        classes, y_index = np.unique(y, return_inverse=True)
         if sample_weight is None:
             weights = np.ones(data.X.shape[0])
         else:
@@ -131,10 +131,17 @@ class C45(ClassifierMixin, BaseEstimator):
             raise ValueError("sample_weight must be finite and non-negative")
         if weights.sum() <= 0:
             raise ValueError("sample_weight sums to zero")
+        return self._fit_checked(data, classes, y_index.astype(np.int64), weights)
+
+    def _fit_checked(self, data: C45Data, classes, y_index, weights):
+        """``fit`` on prepared data whose labels and weights are known to be valid: class
+        indices ``y_index`` (int64) into ``classes``, finite non-negative weights of positive
+        sum. Boosting's every round, whose labels are the same each time."""
+        self.classes_ = classes
         self.n_features_in_ = data.X.shape[1]
         self._nominal = data.nominal
         self._encoding = data.encoding
-        self.tree_ = self._build(data, y_index.astype(np.int64), weights)
+        self.tree_ = self._build(data, y_index, weights)
         return self
 
     def _build(self, data: C45Data, y_index, weights) -> C45Tree:
@@ -188,13 +195,19 @@ class C45(ClassifierMixin, BaseEstimator):
         return np.where(totals > 0, proba / np.where(totals > 0, totals, 1.0), root)
 
     def predict(self, X):
-        proba = self.predict_proba(X)  # first: it checks that the model is fitted
-        return self.classes_[np.argmax(proba, axis=1)]
+        return self._predict_encoded(self._encode_predict(X))  # checks that it is fitted
+
+    def _predict_encoded(self, matrix):
+        if len(self.classes_) >= 8:  # most_probable sums rows as numpy does below 8 only
+            return self.classes_[np.argmax(self._proba(matrix), axis=1)]
+        t = self.tree_
+        return self.classes_[most_probable(matrix, self._nominal, t.node_int, t.node_float,
+                                           t.empty, t.dist)]
 
     def _predict_training(self, data: C45Data):
         """``predict`` on the prepared data the tree was just fitted to (or drawn from), without
         the checks and encoding that such rows do not need: boosting's every round."""
-        return self.classes_[np.argmax(self._proba(data.XT.T), axis=1)]
+        return self._predict_encoded(data.XT.T)
 
     def apply(self, X):
         """Index of the leaf each sample reaches (at a missing value: the heaviest branch)."""
