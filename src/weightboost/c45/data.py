@@ -183,18 +183,41 @@ def _dense_view(XT, nominal, n_values, implicit_zero=None) -> GrowView:
     values = XT[numeric]                                   # (n_numeric, n)
     if implicit_zero is None:
         implicit_zero = zero_heavy(values)
-    orders = np.argsort(values, axis=1, kind="stable")     # NaN sorts last
-    parts = []
-    for s in range(len(numeric)):
-        order = orders[s, :np.count_nonzero(~np.isnan(values[s]))]
-        parts.append(order[values[s, order] != 0.0] if implicit_zero[s] else order)
-    ptr = np.zeros(len(numeric) + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum([len(p) for p in parts])
-    rows = (np.concatenate(parts).astype(np.int32) if len(numeric)
-            else np.empty(0, dtype=np.int32))
-    vals = np.ascontiguousarray(values[np.repeat(np.arange(len(numeric)), np.diff(ptr)), rows]
-                                ) if len(numeric) else np.empty(0)
+    ptr, rows, vals = _sorted_entries(values, np.asarray(implicit_zero, dtype=np.bool_))
     return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
+
+
+@njit(cache=True)
+def _sorted_entries(values, implicit_zero):
+    """The stored entries of each row s of ``values`` (an attribute): its known values, or its
+    non-zeros if ``implicit_zero[s]``, sorted by value, ties in row order (the order of a
+    stable sort of the whole row, filtered).
+    Returns (ptr, rows, vals): slot s holds entries ptr[s]:ptr[s + 1]."""
+    n_slots, n = values.shape
+    ptr = np.zeros(n_slots + 1, dtype=np.int64)
+    for s in range(n_slots):
+        count = 0
+        for r in range(n):
+            v = values[s, r]
+            if not np.isnan(v) and not (implicit_zero[s] and v == 0.0):
+                count += 1
+        ptr[s + 1] = ptr[s] + count
+    rows = np.empty(ptr[n_slots], dtype=np.int32)
+    vals = np.empty(ptr[n_slots])
+    stored = np.empty(n, dtype=np.int64)
+    for s in range(n_slots):
+        count = 0
+        for r in range(n):
+            v = values[s, r]
+            if not np.isnan(v) and not (implicit_zero[s] and v == 0.0):
+                stored[count] = r
+                count += 1
+        order = np.argsort(values[s][stored[:count]], kind="mergesort")
+        for q in range(count):
+            r = stored[order[q]]
+            rows[ptr[s] + q] = r
+            vals[ptr[s] + q] = values[s, r]
+    return ptr, rows, vals
 
 
 def prepare(X, nominal_features=None) -> C45Data:
