@@ -223,15 +223,16 @@ def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path,
     import numba
 
     from weightboost.c45 import C45
-    from weightboost.c45.predict import predict_distribution
+    from weightboost.c45.predict import most_probable, predict_distribution
     from weightboost.c45.prune import collapse, prune
     from weightboost.c45.tree import compact
 
     X, y = warm._tiny_data()
     model = C45().fit(X, y)                      # the real path: grow, prune, compact
-    model.predict_proba(X)
-    model.predict_proba(model.encode(X))         # Fortran-ordered rows, as boosting's
-    kernels = (collapse, prune, compact, predict_distribution)
+    for rows in (X, model.encode(X)):            # Fortran-ordered rows, as boosting's
+        model.predict_proba(rows)
+        model.predict(rows)
+    kernels = (collapse, prune, compact, predict_distribution, most_probable)
     before = [len(k.signatures) for k in kernels]
     warm.compile_pruning_and_prediction()
     assert [len(k.signatures) for k in kernels] == before

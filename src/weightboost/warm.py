@@ -259,7 +259,7 @@ def compile_pruning_and_prediction() -> None:
 
     from weightboost.c45.criteria import z_for_confidence
     from weightboost.c45.data import prepare
-    from weightboost.c45.predict import predict_distribution
+    from weightboost.c45.predict import most_probable, predict_distribution
     from weightboost.c45.prune import collapse, prune
     from weightboost.c45.tree import PruneSettings, TreeArrays, compact
 
@@ -276,6 +276,7 @@ def compile_pruning_and_prediction() -> None:
                                                 tree.dist, tree.node_int.shape[0])
     for rows in (X, np.asfortranarray(X)):
         predict_distribution(rows, data.nominal, node_int, node_float, empty, dist)
+        most_probable(rows, data.nominal, node_int, node_float, empty, dist)
 
 
 def compile_kernels(second_process: bool = True) -> None:
