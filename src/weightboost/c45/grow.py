@@ -87,21 +87,30 @@ def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold):
 def split_entries(sample, live, n_live, branch, local, child_sizes):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
     instance whose split value is missing goes to every child that received the instance.
-    One pass, into one buffer in which child b's part is sized by a bound: a child of r
-    instances gets at most one entry per instance and live attribute, and at most all the
-    parent's entries. (One buffer, not a list of per-child arrays: an element of a list costs a
-    reference count update per access.)"""
+
+    One pass. The child with the most instances (the first such) takes its entries in place:
+    they are compacted to the front of the parent's own arrays (an entry is never written
+    ahead of the one being read), which the parent no longer needs; on Reuters' chains of
+    splits that child keeps almost every entry. The other children's entries go to one new
+    buffer, child b's part sized by a bound: at most one entry per instance and live
+    attribute, and at most all the parent's entries. (One buffer, not a list of per-child
+    arrays: an element of a list costs a reference count update per access.)"""
     n_branches = child_sizes.shape[0]
     ptr, loc, vals, slots = sample.ptr, sample.loc, sample.vals, sample.slots
     size = ptr[-1]
+    big = 0
+    for b in range(1, n_branches):
+        if child_sizes[b] > child_sizes[big]:
+            big = b
     start = np.zeros(n_branches + 1, dtype=np.int64)
     for b in range(n_branches):
-        start[b + 1] = start[b] + min(size, n_live * child_sizes[b])
+        start[b + 1] = start[b] + (0 if b == big else min(size, n_live * child_sizes[b]))
     out_loc = np.empty(start[n_branches], dtype=np.int32)
     out_vals = np.empty(start[n_branches])
     child_ptr = np.zeros((n_branches, n_live + 1), dtype=np.int64)
     live_slots = np.empty(n_live, dtype=np.int64)
     fill = start[:n_branches].copy()
+    kept = 0  # entries of the largest child, at the front of loc and vals
     s = 0
     for p in range(slots.shape[0]):
         if not live[p]:
@@ -109,32 +118,47 @@ def split_entries(sample, live, n_live, branch, local, child_sizes):
         live_slots[s] = slots[p]
         for k in range(ptr[p], ptr[p + 1]):
             i = loc[k]
+            value = vals[k]
             b = branch[i]
-            if b >= 0:
+            if b == big:
+                loc[kept] = local[i, b]
+                vals[kept] = value
+                kept += 1
+            elif b >= 0:
                 out_loc[fill[b]] = local[i, b]
-                out_vals[fill[b]] = vals[k]
+                out_vals[fill[b]] = value
                 fill[b] += 1
             else:
                 for b in range(n_branches):
-                    if local[i, b] >= 0:
+                    if local[i, b] < 0:
+                        continue
+                    if b == big:
+                        loc[kept] = local[i, b]
+                        vals[kept] = value
+                        kept += 1
+                    else:
                         out_loc[fill[b]] = local[i, b]
-                        out_vals[fill[b]] = vals[k]
+                        out_vals[fill[b]] = value
                         fill[b] += 1
         s += 1
         for b in range(n_branches):
-            child_ptr[b, s] = fill[b] - start[b]
+            child_ptr[b, s] = kept if b == big else fill[b] - start[b]
     child_loc = []
     child_vals = []
     for b in range(n_branches):
-        used = fill[b] - start[b]
+        if b == big:
+            lo, hi, capacity, part_loc, part_vals = 0, kept, loc.shape[0], loc, vals
+        else:
+            lo, hi, capacity = start[b], fill[b], start[b + 1] - start[b]
+            part_loc, part_vals = out_loc, out_vals
         # a part filled to less than half is copied to its size, so that pending nodes hold
         # at most about twice their entries
-        if 2 * used < start[b + 1] - start[b]:
-            child_loc.append(out_loc[start[b]:fill[b]].copy())
-            child_vals.append(out_vals[start[b]:fill[b]].copy())
+        if 2 * (hi - lo) < capacity:
+            child_loc.append(part_loc[lo:hi].copy())
+            child_vals.append(part_vals[lo:hi].copy())
         else:
-            child_loc.append(out_loc[start[b]:fill[b]])
-            child_vals.append(out_vals[start[b]:fill[b]])
+            child_loc.append(part_loc[lo:hi])
+            child_vals.append(part_vals[lo:hi])
     return child_ptr, child_loc, child_vals, live_slots
 
 
