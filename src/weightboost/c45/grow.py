@@ -178,6 +178,7 @@ def grow(view, y, n_classes, w_root, settings):
     scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1,
                            n)
     position = np.empty(n_attributes, dtype=np.int64)
+    local_y_buffer = np.empty(n, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
     for a in range(n_attributes):
         if view.num_slot[a] >= 0:
@@ -190,9 +191,6 @@ def grow(view, y, n_classes, w_root, settings):
         # here rather than as a kernel of its own, whose nine array arguments cost 3 % of a
         # German credit tree in reference counts
         rows, w = sample.rows, sample.w
-        local_y = np.empty(m, dtype=np.int64)
-        for i in range(m):
-            local_y[i] = y[rows[i]]
         totals = class_totals(y, rows, w, n_classes)
         total = totals.sum()
         copy_into(dist[node], 0, totals)
@@ -203,6 +201,9 @@ def grow(view, y, n_classes, w_root, settings):
         node_int[node, NCHILD] = 0
         if total - 2.0 * settings.min_obj < -SMALL or abs(total - totals.max()) < SMALL:
             continue  # a leaf
+        local_y = local_y_buffer[:m]  # the instances' classes, for this node only
+        for i in range(m):
+            local_y[i] = y[rows[i]]
         live, n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
                                                    sample.slots, m, slot_attr, nominal_attrs,
                                                    position)
