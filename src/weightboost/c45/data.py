@@ -187,6 +187,13 @@ def _dense_view(XT, nominal, n_values, implicit_zero=None) -> GrowView:
     return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
 
 
+@njit(cache=True, inline="always")
+def _stored(value, implicit_zero):
+    """Whether an attribute's value is a stored entry: a known value, and not a zero where
+    the attribute stores its non-zeros only."""
+    return not np.isnan(value) and not (implicit_zero and value == 0.0)
+
+
 @njit(cache=True)
 def _sorted_entries(values, implicit_zero):
     """The stored entries of each row s of ``values`` (an attribute): its known values, or its
@@ -198,8 +205,7 @@ def _sorted_entries(values, implicit_zero):
     for s in range(n_slots):
         count = 0
         for r in range(n):
-            v = values[s, r]
-            if not np.isnan(v) and not (implicit_zero[s] and v == 0.0):
+            if _stored(values[s, r], implicit_zero[s]):
                 count += 1
         ptr[s + 1] = ptr[s] + count
     rows = np.empty(ptr[n_slots], dtype=np.int32)
@@ -208,8 +214,7 @@ def _sorted_entries(values, implicit_zero):
     for s in range(n_slots):
         count = 0
         for r in range(n):
-            v = values[s, r]
-            if not np.isnan(v) and not (implicit_zero[s] and v == 0.0):
+            if _stored(values[s, r], implicit_zero[s]):
                 stored[count] = r
                 count += 1
         order = np.argsort(values[s][stored[:count]], kind="mergesort")
