@@ -48,17 +48,31 @@ def off_x_log_x(x):
 
 
 @njit(cache=True, inline="always")
-def cut_gain(sides, left_weight, right_weight, default_ent, known, node_weight):
-    """Info gain of a binary cut with the class weights ``sides[0]`` left and ``sides[1]``
-    right, as (gain, raw gain, clean): the raw gain is the gain before a numerator within 1e-6
-    of zero is set to 0; ``clean`` says that no weight lies in (0, 1e-6), where ``lnfunc`` is 0
-    instead of x ln x."""
+def class_terms(left, right):
+    """One class's part of a binary cut's entropy, lnfunc(left) + lnfunc(right) for its weights
+    left and right of the cut, and whether either weight lies in (0, 1e-6), where ``lnfunc`` is
+    0 instead of x ln x."""
+    return lnfunc(left) + lnfunc(right), off_x_log_x(left) or off_x_log_x(right)
+
+
+@njit(cache=True, inline="always")
+def cut_gain(terms, changed, term, term_off, left_weight, right_weight, default_ent, known,
+             node_weight):
+    """Info gain of a binary cut, as (gain, raw gain, clean), from its classes' ``class_terms``:
+    class ``changed``'s are (``term``, ``term_off``), every other class j's are ``terms[0, j]``
+    and (as 1.0 or 0.0) ``terms[1, j]`` (``changed`` = -1: all from ``terms``). The raw gain is
+    the gain before a numerator within 1e-6 of zero is set to 0; ``clean`` says that no weight
+    lies where ``lnfunc`` is not x ln x. The classes' terms are added in class order whichever
+    come from ``terms``: the floats are those of the formula."""
     acc = 0.0
     clean = not (off_x_log_x(left_weight) or off_x_log_x(right_weight))
-    for j in range(sides.shape[1]):
-        acc += lnfunc(sides[0, j]) + lnfunc(sides[1, j])
-        if off_x_log_x(sides[0, j]) or off_x_log_x(sides[1, j]):
-            clean = False
+    for j in range(terms.shape[1]):
+        if j == changed:
+            acc += term
+            clean = clean and not term_off
+        else:
+            acc += terms[0, j]
+            clean = clean and terms[1, j] == 0.0
     after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
     return (gain_from_entropies(default_ent, after, known, node_weight),
             gain_without_tolerance(default_ent, after, known, node_weight), clean)
@@ -76,14 +90,16 @@ def keep_better(best, gain, low, high, left_weight):
 
 
 @njit(cache=True, inline="always")
-def skipped_gain(q, line, sides, known, default_ent, node_weight, skipped):
-    """``cut_gain`` of skipped candidate q (its weights of the line's class set in place)."""
-    sides[0, line], sides[1, line] = skipped[0, q], skipped[1, q]
-    return cut_gain(sides, skipped[2, q], known - skipped[2, q], default_ent, known, node_weight)
+def skipped_gain(q, line, terms, known, default_ent, node_weight, skipped):
+    """``cut_gain`` of skipped candidate q: the line's class's weights are the candidate's,
+    every other class's terms are the anchor's (``terms``)."""
+    term, term_off = class_terms(skipped[0, q], skipped[1, q])
+    return cut_gain(terms, line, term, term_off, skipped[2, q], known - skipped[2, q],
+                    default_ent, known, node_weight)
 
 
 @njit(cache=True)
-def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent, node_weight,
+def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent, node_weight,
                        anchor_raw, last_gain, skipped):
     """The best after the candidates skipped along one line (see ``numeric_splits``) when the
     last of them (of gain ``last_gain``) may beat the best, as the scan decides it.
@@ -94,12 +110,11 @@ def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent,
     than 1e-6) are found by galloping and bisection. Where convexity is not certain
     (``unsure``: a weight where ``lnfunc`` is not x ln x; a node lighter than 1; an anchor
     beating the best) every candidate is evaluated in order."""
-    keep_left, keep_right = sides[0, line], sides[1, line]
     last = n_skipped - 1
     best_gain, low, high, best_left, found, tries = best
     if unsure or node_weight < 1.0 or anchor_raw - best_gain > SMALL:
         for q in range(last):
-            g = skipped_gain(q, line, sides, known, default_ent, node_weight, skipped)[0]
+            g = skipped_gain(q, line, terms, known, default_ent, node_weight, skipped)[0]
             best = keep_better(best, g, skipped[3, q], skipped[4, q], skipped[2, q])
         best = keep_better(best, last_gain, skipped[3, last], skipped[4, last],
                            skipped[2, last])
@@ -113,7 +128,7 @@ def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent,
                 probe = lo + step - 1
                 if probe >= hi:
                     break
-                g = skipped_gain(probe, line, sides, known, default_ent, node_weight,
+                g = skipped_gain(probe, line, terms, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
                     hi = probe
@@ -122,18 +137,17 @@ def improve_along_line(best, line, n_skipped, unsure, sides, known, default_ent,
                 step *= 2
             while lo < hi:
                 mid = (lo + hi) // 2
-                g = skipped_gain(mid, line, sides, known, default_ent, node_weight,
+                g = skipped_gain(mid, line, terms, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
                     hi = mid
                 else:
                     lo = mid + 1
-            best_gain = skipped_gain(lo, line, sides, known, default_ent, node_weight,
+            best_gain = skipped_gain(lo, line, terms, known, default_ent, node_weight,
                                      skipped)[0]
             low, high, best_left, found = skipped[3, lo], skipped[4, lo], skipped[2, lo], True
             done = lo
         best = (best_gain, low, high, best_left, found, tries + n_skipped)
-    sides[0, line], sides[1, line] = keep_left, keep_right
     return best
 
 
@@ -194,12 +208,14 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     of the node has a known value (computed once per node, not per attribute).
 
     ``buffers``: ``sides`` (3, n_classes), the class weights left of the cut, right of it and
-    of the entries, and ``skipped`` (5, at least the number of entries), the skipped
+    of the entries; ``terms`` (2, n_classes), each class's ``class_terms`` at the anchor (as
+    the anchor's gain computed them: a cut on the line recomputes its class's only); and
+    ``skipped`` (5, at least the number of entries), the skipped
     candidates' left weight of the line's class, right weight of it, left weight, value and
     following value. All of a node's attributes are evaluated in one call, with few array
     arguments: a call costs two atomic reference count updates per array argument, and a
     Reuters tree evaluates 183 k (node, attribute) pairs."""
-    sides, skipped = buffers
+    sides, terms, skipped = buffers
     valid, gains, ratios, cuts = result
     n_classes = node_totals.shape[0]
     # an attribute storing its non-zeros only has no valid cut if its entries weigh less than
@@ -283,9 +299,10 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             if n_skipped > 0 and line == -2:
                 # the line ended at its last skipped candidate: evaluate it, decide the others
                 last = n_skipped - 1
-                keep_left, keep_right = sides[0, skipped_line], sides[1, skipped_line]
-                gain, raw, clean = skipped_gain(last, skipped_line, sides, known, default_ent,
-                                                node_weight, skipped)
+                term, term_off = class_terms(skipped[0, last], skipped[1, last])
+                gain, raw, clean = cut_gain(terms, skipped_line, term, term_off,
+                                            skipped[2, last], known - skipped[2, last],
+                                            default_ent, known, node_weight)
                 if last == 0 or (clean and not off_curve and node_weight >= 1.0
                                  and max(anchor_raw, raw) - best[0] <= SMALL):
                     # convexity: no skipped candidate but the last can change the best
@@ -294,9 +311,10 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                                        gain, skipped[3, last], skipped[4, last], skipped[2, last])
                 else:
                     best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
-                                              sides, known, default_ent, node_weight, anchor_raw,
+                                              terms, known, default_ent, node_weight, anchor_raw,
                                               gain, skipped)
-                sides[0, skipped_line], sides[1, skipped_line] = keep_left, keep_right
+                # the last skipped candidate is the anchor now: only its line's class changed
+                terms[0, skipped_line], terms[1, skipped_line] = term, 1.0 if term_off else 0.0
                 anchor_raw, anchor_clean = raw, clean
                 n_skipped, off_curve = 0, False
                 line = tail
@@ -335,8 +353,12 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         n_skipped += 1
                         skipped_line = line
                     else:
+                        for j in range(n_classes):
+                            term, term_off = class_terms(sides[0, j], sides[1, j])
+                            terms[0, j], terms[1, j] = term, 1.0 if term_off else 0.0
                         gain, anchor_raw, anchor_clean = cut_gain(
-                            sides, left_weight, right_weight, default_ent, known, node_weight)
+                            terms, -1, 0.0, False, left_weight, right_weight, default_ent, known,
+                            node_weight)
                         best = keep_better(best, gain, value, following, left_weight)
                         line = -1
                     tail = -1
@@ -446,7 +468,7 @@ def make_scratch(n_attributes, n_classes, max_values, n_rows):
     """Buffers for ``select_split``, allocated once per tree."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty((3, n_classes)), np.empty((5, n_rows))),
+            (np.empty((3, n_classes)), np.empty((2, n_classes)), np.empty((5, n_rows))),
             np.empty((max(max_values, 1) + 1, n_classes + 1)))
 
 
