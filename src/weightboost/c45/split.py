@@ -118,6 +118,13 @@ def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent,
             best = keep_better(best, g, skipped[3, q], skipped[4, q], skipped[2, q])
         best = keep_better(best, last_gain, skipped[3, last], skipped[4, last],
                            skipped[2, last])
+    elif last_gain - best_gain > SMALL and last_gain - skipped_gain(
+            last - 1, line, terms, known, default_ent, node_weight, skipped)[0] > SMALL:
+        # the last candidate beats its predecessor by more than 1e-6, hence (the gain does not
+        # decrease along the suffix that beats the best) every earlier improvement: it is the
+        # scan's final one, whatever the chain of improvements before it
+        best = (last_gain, skipped[3, last], skipped[4, last], skipped[2, last], True,
+                tries + n_skipped)
     else:
         done = -1  # candidates up to here are decided
         while last_gain - best_gain > SMALL:
