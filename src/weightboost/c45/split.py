@@ -159,6 +159,27 @@ def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent,
 
 
 @njit(cache=True, inline="always")
+def off_x_log_x_along(skipped, row, n_skipped, known):
+    """Whether a skipped candidate's weight ``skipped[row, q]`` (``row`` = 3: its right weight,
+    known - left weight) lies in (0, 1e-6). Along a line each of these weights is monotone
+    (adding or subtracting weights is monotone in floating point), so the ends decide unless
+    the range crosses (0, 1e-6)."""
+    last = n_skipped - 1
+    if row == 3:
+        low, high = known - skipped[2, last], known - skipped[2, 0]
+    elif row == 1:
+        low, high = skipped[1, last], skipped[1, 0]
+    else:
+        low, high = skipped[row, 0], skipped[row, last]
+    if low >= 1e-6 or high <= 0.0:
+        return False
+    for q in range(n_skipped):
+        if off_x_log_x(known - skipped[2, q] if row == 3 else skipped[row, q]):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def merge_class(seen, cls):
     """The class of every element moved so far: -1 none yet, -2 several."""
     if seen == -1:
@@ -294,7 +315,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         n_elements = c + 1 if n_zero > 0 else c
         anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
         line, tail = -1, -1            # class of the elements moved since the anchor / last cut
-        n_skipped, skipped_line, off_curve = np.int64(0), np.int64(-1), False
+        n_skipped, skipped_line = np.int64(0), np.int64(-1)
         for e in range(n_elements):
             # move element e to the left side, then look at the gap to element e + 1; the last
             # element has no gap after it and only ends the line
@@ -306,6 +327,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             if n_skipped > 0 and line == -2:
                 # the line ended at its last skipped candidate: evaluate it, decide the others
                 last = n_skipped - 1
+                off_curve = False  # some candidate's weight where lnfunc is not x ln x
+                for row in range(4 if last > 0 else 0):
+                    off_curve = off_curve or off_x_log_x_along(skipped, row, n_skipped, known)
                 term, term_off = class_terms(skipped[0, last], skipped[1, last])
                 gain, raw, clean = cut_gain(terms, skipped_line, term, term_off,
                                             skipped[2, last], known - skipped[2, last],
@@ -323,7 +347,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 # the last skipped candidate is the anchor now: only its line's class changed
                 terms[0, skipped_line], terms[1, skipped_line] = term, 1.0 if term_off else 0.0
                 anchor_raw, anchor_clean = raw, clean
-                n_skipped, off_curve = 0, False
+                n_skipped = 0
                 line = tail
             if final:
                 break
@@ -354,9 +378,6 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         skipped[2, n_skipped] = left_weight
                         skipped[3, n_skipped] = value
                         skipped[4, n_skipped] = following
-                        off_curve |= off_x_log_x(sides[0, line]) or \
-                            off_x_log_x(sides[1, line]) or off_x_log_x(left_weight) or \
-                            off_x_log_x(right_weight)
                         n_skipped += 1
                         skipped_line = line
                     else:
