@@ -316,7 +316,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
         line, tail = -1, -1            # class of the elements moved since the anchor / last cut
         n_skipped, skipped_line = np.int64(0), np.int64(-1)
-        for e in range(n_elements):
+        e = -1
+        while e < n_elements - 1:
+            e += 1
             # move element e to the left side, then look at the gap to element e + 1; the last
             # element has no gap after it and only ends the line
             k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
@@ -380,6 +382,37 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         skipped[4, n_skipped] = following
                         n_skipped += 1
                         skipped_line = line
+                        tail = -1
+                        # the elements of the line's class that follow, in a loop of their own
+                        # (the line goes on; tail is -1 after a candidate, else the line's class)
+                        while e + 2 < n_elements and e + 1 != zero_at:
+                            k = lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)
+                            i = loc[k]
+                            if local_y[i] != line:
+                                break
+                            e += 1
+                            value = vals[k]
+                            sides[0, line] += w[i]
+                            sides[1, line] -= w[i]
+                            left_weight += w[i]
+                            if e + 1 == zero_at:
+                                following = 0.0
+                            else:
+                                following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at
+                                                       else e)]
+                            tail = line
+                            if value + 1e-5 < following:
+                                right_weight = known - left_weight
+                                if left_weight - min_split > -SMALL and \
+                                        right_weight - min_split > -SMALL:
+                                    skipped[0, n_skipped] = sides[0, line]
+                                    skipped[1, n_skipped] = sides[1, line]
+                                    skipped[2, n_skipped] = left_weight
+                                    skipped[3, n_skipped] = value
+                                    skipped[4, n_skipped] = following
+                                    n_skipped += 1
+                                    tail = -1
+                        continue
                     else:
                         for j in range(n_classes):
                             term, term_off = class_terms(sides[0, j], sides[1, j])
