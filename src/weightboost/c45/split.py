@@ -129,7 +129,7 @@ def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent,
         done = -1  # candidates up to here are decided
         while last_gain - best_gain > SMALL:
             # the first candidate after ``done`` beating best_gain by more than 1e-6
-            lo, hi = done + 1, last
+            lo, hi, hi_gain = done + 1, last, last_gain  # hi beats best_gain, by hi_gain
             step = 1
             while lo < hi:
                 probe = lo + step - 1
@@ -138,7 +138,7 @@ def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent,
                 g = skipped_gain(probe, line, terms, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
-                    hi = probe
+                    hi, hi_gain = probe, g
                     break
                 lo = probe + 1
                 step *= 2
@@ -147,11 +147,10 @@ def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent,
                 g = skipped_gain(mid, line, terms, known, default_ent, node_weight,
                                  skipped)[0]
                 if g - best_gain > SMALL:
-                    hi = mid
+                    hi, hi_gain = mid, g
                 else:
                     lo = mid + 1
-            best_gain = skipped_gain(lo, line, terms, known, default_ent, node_weight,
-                                     skipped)[0]
+            best_gain = hi_gain  # lo == hi
             low, high, best_left, found = skipped[3, lo], skipped[4, lo], skipped[2, lo], True
             done = lo
         best = (best_gain, low, high, best_left, found, tries + n_skipped)
