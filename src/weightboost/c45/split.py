@@ -384,6 +384,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         tail = -1
                         # the elements of the line's class that follow, in a loop of their own
                         # (the line goes on; tail is -1 after a candidate, else the line's class)
+                        # with the class's weights in registers (stores to ``skipped`` might
+                        # alias ``sides``, which would keep them in memory)
+                        line_left, line_right = sides[0, line], sides[1, line]
                         while e + 2 < n_elements and e + 1 != zero_at:
                             k = lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)
                             i = loc[k]
@@ -391,8 +394,8 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                                 break
                             e += 1
                             value = vals[k]
-                            sides[0, line] += w[i]
-                            sides[1, line] -= w[i]
+                            line_left += w[i]
+                            line_right -= w[i]
                             left_weight += w[i]
                             if e + 1 == zero_at:
                                 following = 0.0
@@ -404,13 +407,14 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                                 right_weight = known - left_weight
                                 if left_weight - min_split > -SMALL and \
                                         right_weight - min_split > -SMALL:
-                                    skipped[0, n_skipped] = sides[0, line]
-                                    skipped[1, n_skipped] = sides[1, line]
+                                    skipped[0, n_skipped] = line_left
+                                    skipped[1, n_skipped] = line_right
                                     skipped[2, n_skipped] = left_weight
                                     skipped[3, n_skipped] = value
                                     skipped[4, n_skipped] = following
                                     n_skipped += 1
                                     tail = -1
+                        sides[0, line], sides[1, line] = line_left, line_right
                         continue
                     else:
                         for j in range(n_classes):
