@@ -388,7 +388,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         # alias ``sides``, which would keep them in memory)
                         line_left, line_right = sides[0, line], sides[1, line]
                         while e + 2 < n_elements and e + 1 != zero_at:
-                            k = lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)
+                            k += 1  # element e + 1 is the entry after element e's
                             i = loc[k]
                             if local_y[i] != line:
                                 break
@@ -397,11 +397,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                             line_left += w[i]
                             line_right -= w[i]
                             left_weight += w[i]
-                            if e + 1 == zero_at:
-                                following = 0.0
-                            else:
-                                following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at
-                                                       else e)]
+                            following = 0.0 if e + 1 == zero_at else vals[k + 1]
                             tail = line
                             if value + 1e-5 < following:
                                 right_weight = known - left_weight
