@@ -206,6 +206,28 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
     return True, best_gain, best_gain / (info / node_weight), cut
 
 
+@njit(cache=True, inline="always")
+def entry_class_weights(sides, row, loc, lo, hi, local_y, w):
+    """``sides[row]`` = the class weights of the entries ``loc[lo:hi]``, each class's summed in
+    the entries' order. With two classes both sums are kept in registers and every entry adds
+    its weight to one and 0.0 to the other (x + 0.0 is x for the non-negative sums), without a
+    branch on its class."""
+    if sides.shape[1] == 2:
+        first, second = 0.0, 0.0
+        for k in range(lo, hi):
+            i = loc[k]
+            weight = w[i]
+            is_first = local_y[i] == 0
+            first += weight if is_first else 0.0
+            second += 0.0 if is_first else weight
+        sides[row, 0], sides[row, 1] = first, second
+        return
+    for j in range(sides.shape[1]):
+        sides[row, j] = 0.0
+    for k in range(lo, hi):
+        sides[row, local_y[loc[k]]] += w[loc[k]]
+
+
 @njit(cache=True)
 def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, implicit_zero,
                    local_y, w, m, node_totals, node_weight, node_ent, settings, buffers, result):
@@ -266,10 +288,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             if c * heaviest - implicit_min_split < -2.0 * SMALL:
                 continue
             n_zero = m - c
-            for j in range(n_classes):
-                sides[2, j] = 0.0
-            for k in range(lo, hi):
-                sides[2, local_y[loc[k]]] += w[loc[k]]
+            entry_class_weights(sides, 2, loc, lo, hi, local_y, w)
             for j in range(n_classes):
                 sides[1, j] = node_totals[j]
                 stored_weight += sides[2, j]
@@ -281,10 +300,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 for j in range(n_classes):
                     sides[1, j] = node_totals[j]
             else:
-                for j in range(n_classes):
-                    sides[1, j] = 0.0
-                for k in range(lo, hi):
-                    sides[1, local_y[loc[k]]] += w[loc[k]]
+                entry_class_weights(sides, 1, loc, lo, hi, local_y, w)
             known = 0.0
             for j in range(n_classes):
                 known += sides[1, j]
