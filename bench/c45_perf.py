@@ -1,12 +1,15 @@
 """Profile: where the C4.5 kernels spend a boosted tree's time, kernel by kernel, with Linux perf.
 
-    python bench/c45_perf.py [--set spambase] [--trees 300] [--out /tmp/c45.perf.data]
+    python bench/c45_perf.py [--set spambase] [--trees 300] [--weights gamma|weightboost]
+                             [--out /tmp/c45.perf.data]
 
 Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
-the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), with gamma(1) weights,
-as boosting does (one ``prepare``, new weights per tree), while ``perf record`` samples this
-process, and
-prints ``perf report``'s table by symbol. perf cannot name code that numba compiled at run time;
+the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boosting does (one
+``prepare``, new weights per tree), while ``perf record`` samples this process, and prints
+``perf report``'s table by symbol. The weights are gamma(1) draws, or with ``--weights
+weightboost`` the weightings of a ``--trees``-round WeightBoost (beta 0.5) on the whole set,
+recorded first: the trees the pipeline grows, which are deeper (on Reuters earn pruning takes
+about twice the share it takes on gamma weights). perf cannot name code that numba compiled at run time;
 this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
 function's address, size and name), which needs the kernels' LLVM modules: they exist only
 after a compilation, not when numba loads its cache, so the kernels are compiled afresh into
@@ -63,10 +66,33 @@ def write_perf_map(modules) -> int:
     return len(addresses)
 
 
+def boosting_weightings(data, y, rounds: int) -> list:
+    """The weights of every tree of a ``rounds``-round WeightBoost on (data, y), in order (it
+    stops early when a round's tree is perfect or useless)."""
+    import numpy as np
+
+    from weightboost.boosting import WeightBoost
+    from weightboost.c45.estimator import C45
+
+    recorded, fit_checked = [], C45._fit_checked
+
+    def recording(self, data, classes, y_index, weights):
+        recorded.append(np.array(weights, copy=True))
+        return fit_checked(self, data, classes, y_index, weights)
+
+    C45._fit_checked = recording
+    try:
+        WeightBoost(n_estimators=rounds, beta=0.5).fit(data, y)
+    finally:
+        C45._fit_checked = fit_checked
+    return recorded
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="spambase")
     parser.add_argument("--trees", type=int, default=300)
+    parser.add_argument("--weights", choices=["gamma", "weightboost"], default="gamma")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "c45.perf.data"))
     args = parser.parse_args()
@@ -95,8 +121,11 @@ def main():
         X, y = load_table(Path(args.data) / f"{args.set}.csv")
         nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
         data, y = prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
-    rng = np.random.default_rng(0)
-    weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
+    if args.weights == "gamma":
+        rng = np.random.default_rng(0)
+        weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
+    else:
+        weights = boosting_weightings(data, y, args.trees)
     C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
     print(f"{write_perf_map([grow, prune, predict, tree])} compiled functions named",
           file=sys.stderr)
@@ -109,7 +138,8 @@ def main():
     seconds = time.perf_counter() - start
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
-    print(f"{args.set}: {1000 * seconds / args.trees:.1f} ms per tree ({args.trees} trees)")
+    print(f"{args.set}: {1000 * seconds / len(weights):.1f} ms per tree ({len(weights)} trees, "
+          f"{args.weights} weights)")
     report = subprocess.run(["perf", "report", "-i", args.out, "--no-children", "--sort",
                              "symbol", "--stdio"], capture_output=True, text=True).stdout
     rows = [line.split() for line in report.splitlines()
