@@ -358,7 +358,7 @@ def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_n
         reached, added = np.zeros(len(node_int), dtype=np.int64), np.zeros((len(node_int), 2))
         known = prune_module._errors_for_added_known(
             data.view, y.astype(np.int64), node_int, node_float, dist, largest, others,
-            others_w, cf, z, reached, added)
+            others_w, cf, z, reached, added, np.full(len(node_int), np.nan))
         assert known == pytest.approx(full, rel=1e-12, abs=1e-12)
         assert not reached.any() and not added.any()  # left clean for the next node
         checked += 1

@@ -112,7 +112,7 @@ def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, 
 
 @njit(cache=True)
 def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf, z, reached,
-                            added):
+                            added, leaf_errors):
     """Estimated errors of the subtree rooted at k if the data (rows, w) were passed down it
     in addition to the data it was grown from, when none of them misses a split value there
     (``_all_known``): each leaf's class weights are then its ``dist`` plus those of the rows
@@ -136,7 +136,7 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
     while len(stack) > 0:
         j = stack.pop()
         if reached[j] == 0:
-            errors += _subtree_errors(node_int, dist, j, cf, z)
+            errors += _subtree_errors(node_int, dist, j, cf, z, leaf_errors)
             continue
         reached[j] = 0
         if _is_leaf(node_int, j):
@@ -191,13 +191,19 @@ def _other_branches(node_int, inst, store_rows, store_w, k, largest):
 
 
 @njit(cache=True)
-def _subtree_errors(node_int, dist, k, cf, z):
+def _subtree_errors(node_int, dist, k, cf, z, leaf_errors):
+    """The estimated errors of the subtree at k: its leaves' in the order of a depth-first walk
+    (last child first). ``leaf_errors`` caches each leaf's estimate (NaN: not yet computed):
+    pruning asks for the subtrees of every node on a path, and on Reuters' chains of splits a
+    leaf's estimate was computed once per node above it."""
     errors = 0.0
     stack = [k]
     while len(stack) > 0:
         j = stack.pop()
         if _is_leaf(node_int, j):
-            errors += estimated_errors(dist[j], cf, z)
+            if np.isnan(leaf_errors[j]):
+                leaf_errors[j] = estimated_errors(dist[j], cf, z)
+            errors += leaf_errors[j]
         else:
             for c in range(node_int[j, NCHILD]):
                 stack.append(node_int[j, FIRST] + c)
@@ -214,6 +220,7 @@ def prune(view, missing, y, n_classes, tree, settings):
     used = store_rows.shape[0]
     reached = np.zeros(node_int.shape[0], dtype=np.int64)
     added = np.zeros((node_int.shape[0], n_classes))
+    leaf_errors = np.full(node_int.shape[0], np.nan)  # see _subtree_errors
     stack = [(0, 0)]
     while len(stack) > 0:
         k, state = stack.pop()
@@ -235,14 +242,14 @@ def prune(view, missing, y, n_classes, tree, settings):
                 sent, sent_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
                 errors_branch = _errors_for_added_known(view, y, node_int, node_float, dist,
                                                         largest, sent, sent_w, cf, z, reached,
-                                                        added)
+                                                        added, leaf_errors)
             else:
                 errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
                                                    dist, largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
         errors_leaf = estimated_errors(dist[k], cf, z)
-        errors_tree = _subtree_errors(node_int, dist, k, cf, z)
+        errors_tree = _subtree_errors(node_int, dist, k, cf, z, leaf_errors)
         if errors_leaf - (errors_tree + 0.1) < SMALL and \
                 errors_leaf - (errors_branch + 0.1) < SMALL:
             node_int[k, NCHILD] = 0
@@ -259,6 +266,7 @@ def prune(view, missing, y, n_classes, tree, settings):
             while len(todo) > 0:
                 j, r, ww = todo.pop()
                 copy_into(dist[j], 0, class_totals(y, r, ww, n_classes))
+                leaf_errors[j] = np.nan
                 store_rows, store_w, s, used = store_instances(store_rows, store_w, used, r, ww)
                 inst[j, 0] = s
                 inst[j, 1] = r.shape[0]
