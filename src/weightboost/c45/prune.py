@@ -140,10 +140,10 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
             continue
         reached[j] = 0
         if _is_leaf(node_int, j):
-            totals = added[j].copy()
+            for c in range(added.shape[1]):  # the leaf's class weights with the added ones,
+                added[j, c] += dist[j, c]     # in place of a new array per leaf
+            errors += estimated_errors(added[j], cf, z)
             added[j] = 0.0
-            totals += dist[j]
-            errors += estimated_errors(totals, cf, z)
         else:
             for c in range(node_int[j, NCHILD]):
                 stack.append(node_int[j, FIRST] + c)
