@@ -9,8 +9,8 @@ the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boost
 ``perf report``'s table by symbol. The weights are gamma(1) draws, or with ``--weights
 weightboost`` the weightings of a ``--trees``-round WeightBoost (beta 0.5) on the whole set,
 recorded first: the trees the pipeline grows, which are deeper (on Reuters earn pruning takes
-about twice the share it takes on gamma weights). perf cannot name code that numba compiled at run time;
-this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
+about twice the share it takes on gamma weights). perf cannot name code that numba compiled at
+run time; this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
 function's address, size and name), which needs the kernels' LLVM modules: they exist only
 after a compilation, not when numba loads its cache, so the kernels are compiled afresh into
 a temporary cache directory first (about a minute). Kernels inlined into others
