@@ -107,6 +107,8 @@ def test_the_scan_over_stored_non_zeros_equals_the_scan_over_all_values():
         m = int(rng.integers(8, 60))
         y = np.where(rng.random(m) < 0.85, 0, 1)
         values = np.where(rng.random(m) < 0.6, 0.0, rng.normal(size=m).round(2))
+        # negative values within 1e-5 of the zeros: no cut between them and the zero block
+        values[rng.random(m) < 0.1] = -rng.uniform(1e-7, 1e-5)
         w = rng.exponential(size=m)
         w *= m / w.sum()
         sparse, dense = scan(values, y, w, 2, implicit_zero=True), scan(values, y, w, 2)

@@ -385,6 +385,22 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 following = 0.0
             else:
                 following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)]
+            # a run of ties (no cut in the gap): the entries that follow are moved in a loop of
+            # their own, up to the next gap, the zero block or the last element (never moved).
+            # No line is pending here (a line's elements are moved by its own loop below, and a
+            # line ends before the element that ends it is moved), so ``tail``, read only when a
+            # line ends, is not needed: the next candidate resets it
+            while not value + 1e-5 < following and e + 2 < n_elements and e + 1 != zero_at:
+                k += 1  # element e + 1 is the entry after element e's
+                e += 1
+                i = loc[k]
+                cls = local_y[i]
+                line = merge_class(line, cls)
+                value = vals[k]
+                sides[0, cls] += w[i]
+                sides[1, cls] -= w[i]
+                left_weight += w[i]
+                following = 0.0 if e + 1 == zero_at else vals[k + 1]
             if value + 1e-5 < following:
                 right_weight = known - left_weight
                 if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
