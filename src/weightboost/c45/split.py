@@ -179,6 +179,14 @@ def off_x_log_x_along(skipped, row, n_skipped, known):
 
 
 @njit(cache=True, inline="always")
+def is_cut(value, following, left_weight, known, min_split):
+    """J48's candidate cut after an element of value ``value``: the next element's value is
+    more than 1e-5 above it and each side weighs at least minSplit."""
+    return (value + 1e-5 < following and left_weight - min_split > -SMALL
+            and (known - left_weight) - min_split > -SMALL)
+
+
+@njit(cache=True, inline="always")
 def merge_class(seen, cls):
     """The class of every element moved so far: -1 none yet, -2 several."""
     if seen == -1:
@@ -401,59 +409,54 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 sides[1, cls] -= w[i]
                 left_weight += w[i]
                 following = 0.0 if e + 1 == zero_at else vals[k + 1]
-            if value + 1e-5 < following:
-                right_weight = known - left_weight
-                if left_weight - min_split > -SMALL and right_weight - min_split > -SMALL:
-                    if anchor_clean and line >= 0:
-                        # on a line from the anchor: record the state, skip the gain
-                        skipped[0, n_skipped] = sides[0, line]
-                        skipped[1, n_skipped] = sides[1, line]
-                        skipped[2, n_skipped] = left_weight
-                        skipped[3, n_skipped] = value
-                        skipped[4, n_skipped] = following
-                        n_skipped += 1
-                        skipped_line = line
-                        tail = -1
-                        # the elements of the line's class that follow, in a loop of their own
-                        # (the line goes on; tail is -1 after a candidate, else the line's class)
-                        # with the class's weights in registers (stores to ``skipped`` might
-                        # alias ``sides``, which would keep them in memory)
-                        line_left, line_right = sides[0, line], sides[1, line]
-                        while e + 2 < n_elements and e + 1 != zero_at:
-                            k += 1  # element e + 1 is the entry after element e's
-                            i = loc[k]
-                            if local_y[i] != line:
-                                break
-                            e += 1
-                            value = vals[k]
-                            line_left += w[i]
-                            line_right -= w[i]
-                            left_weight += w[i]
-                            following = 0.0 if e + 1 == zero_at else vals[k + 1]
-                            tail = line
-                            if value + 1e-5 < following:
-                                right_weight = known - left_weight
-                                if left_weight - min_split > -SMALL and \
-                                        right_weight - min_split > -SMALL:
-                                    skipped[0, n_skipped] = line_left
-                                    skipped[1, n_skipped] = line_right
-                                    skipped[2, n_skipped] = left_weight
-                                    skipped[3, n_skipped] = value
-                                    skipped[4, n_skipped] = following
-                                    n_skipped += 1
-                                    tail = -1
-                        sides[0, line], sides[1, line] = line_left, line_right
-                        continue
-                    else:
-                        for j in range(n_classes):
-                            term, term_off = class_terms(sides[0, j], sides[1, j])
-                            terms[0, j], terms[1, j] = term, 1.0 if term_off else 0.0
-                        gain, anchor_raw, anchor_clean = cut_gain(
-                            terms, -1, 0.0, False, left_weight, right_weight, default_ent, known,
-                            node_weight)
-                        best = keep_better(best, gain, value, following, left_weight)
-                        line = -1
+            if is_cut(value, following, left_weight, known, min_split):
+                if anchor_clean and line >= 0:
+                    # on a line from the anchor: record the state, skip the gain
+                    skipped[0, n_skipped] = sides[0, line]
+                    skipped[1, n_skipped] = sides[1, line]
+                    skipped[2, n_skipped] = left_weight
+                    skipped[3, n_skipped] = value
+                    skipped[4, n_skipped] = following
+                    n_skipped += 1
+                    skipped_line = line
                     tail = -1
+                    # the elements of the line's class that follow, in a loop of their own
+                    # (the line goes on; tail is -1 after a candidate, else the line's class)
+                    # with the class's weights in registers (stores to ``skipped`` might
+                    # alias ``sides``, which would keep them in memory)
+                    line_left, line_right = sides[0, line], sides[1, line]
+                    while e + 2 < n_elements and e + 1 != zero_at:
+                        k += 1  # element e + 1 is the entry after element e's
+                        i = loc[k]
+                        if local_y[i] != line:
+                            break
+                        e += 1
+                        value = vals[k]
+                        line_left += w[i]
+                        line_right -= w[i]
+                        left_weight += w[i]
+                        following = 0.0 if e + 1 == zero_at else vals[k + 1]
+                        tail = line
+                        if is_cut(value, following, left_weight, known, min_split):
+                            skipped[0, n_skipped] = line_left
+                            skipped[1, n_skipped] = line_right
+                            skipped[2, n_skipped] = left_weight
+                            skipped[3, n_skipped] = value
+                            skipped[4, n_skipped] = following
+                            n_skipped += 1
+                            tail = -1
+                    sides[0, line], sides[1, line] = line_left, line_right
+                    continue
+                else:
+                    for j in range(n_classes):
+                        term, term_off = class_terms(sides[0, j], sides[1, j])
+                        terms[0, j], terms[1, j] = term, 1.0 if term_off else 0.0
+                    gain, anchor_raw, anchor_clean = cut_gain(
+                        terms, -1, 0.0, False, left_weight, known - left_weight, default_ent,
+                        known, node_weight)
+                    best = keep_better(best, gain, value, following, left_weight)
+                    line = -1
+                tail = -1
         best_gain, best_low, best_high, best_left_weight, found, tries = best
         if found:  # else no cut gained more than 1e-6: invalid whatever MDL says
             valid[q], gains[q], ratios[q], cuts[q] = finish_numeric(
