@@ -241,6 +241,21 @@ def test_weight_decay_logsumexp_is_scipys_formula_with_the_c_librarys_functions(
         np.testing.assert_array_max_ulp(logsumexp(a), scipy_logsumexp(a), maxulp=2)
 
 
+def test_the_compiled_sum_is_numpys_pairwise_sum_bit_for_bit():
+    """The line search's losses are summed in compiled code as numpy sums (pairwise, with 8
+    partial sums per block): a plain left-to-right sum differs in last bits, and with it the
+    coefficient."""
+    from weightboost.boosting.variants import _pairwise_sum
+
+    rng = np.random.default_rng(5)
+    lengths = list(range(0, 300)) + [int(n) for n in rng.integers(300, 30000, size=60)]
+    for n in lengths:
+        a = np.exp(rng.normal(size=n) * 5)
+        assert _pairwise_sum(a, 0, n) == a.sum(), n
+        if n > 3:  # a part of a larger array, as the sum of a row
+            assert _pairwise_sum(a, 2, n - 3) == a[2:n - 1].sum(), n
+
+
 def test_weight_decay_line_search_losses_are_the_array_formula_bit_for_bit():
     """The compiled losses of the line search (one call for the whole grid) give the floats of
     the formula written with numpy arrays: e(b) = -margin - b·gain - C (S + b·wc)² / (B + b),
