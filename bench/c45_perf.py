@@ -1,7 +1,7 @@
 """Profile: where the C4.5 kernels spend a boosted tree's time, kernel by kernel, with Linux perf.
 
-    python bench/c45_perf.py [--set spambase] [--trees 300] [--weights gamma|weightboost]
-                             [--out /tmp/c45.perf.data]
+    python bench/c45_perf.py [--set spambase] [--trees 300]
+                             [--weights gamma|weightboost|weightdecay] [--out /tmp/c45.perf.data]
 
 Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
 the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boosting does (one
@@ -9,7 +9,9 @@ the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boost
 ``perf report``'s table by symbol. The weights are gamma(1) draws, or with ``--weights
 weightboost`` the weightings of a ``--trees``-round WeightBoost (beta 0.5) on the whole set,
 recorded first: the trees the pipeline grows, which are deeper (on Reuters earn pruning takes
-about twice the share it takes on gamma weights). perf cannot name code that numba compiled at
+about twice the share it takes on gamma weights), or with ``--weights weightdecay`` those of a
+Weight Decay (C 0.003), whose trees prune longest (pruning is about a fifth of a spambase Weight
+Decay fit). perf cannot name code that numba compiled at
 run time; this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
 function's address, size and name), which needs the kernels' LLVM modules: they exist only
 after a compilation, not when numba loads its cache, so the kernels are compiled afresh into
@@ -66,12 +68,13 @@ def write_perf_map(modules) -> int:
     return len(addresses)
 
 
-def boosting_weightings(data, y, rounds: int) -> list:
-    """The weights of every tree of a ``rounds``-round WeightBoost on (data, y), in order (it
-    stops early when a round's tree is perfect or useless)."""
+def boosting_weightings(data, y, rounds: int, booster: str) -> list:
+    """The weights of every tree of a ``rounds``-round ``booster`` ("weightboost": WeightBoost,
+    beta 0.5; "weightdecay": Weight Decay, C 0.003) on (data, y), in order (it stops early
+    when a round's tree is perfect or useless)."""
     import numpy as np
 
-    from weightboost.boosting import WeightBoost
+    from weightboost.boosting import WeightBoost, WeightDecay
     from weightboost.c45.estimator import C45
 
     recorded, fit_checked = [], C45._fit_checked
@@ -82,7 +85,9 @@ def boosting_weightings(data, y, rounds: int) -> list:
 
     C45._fit_checked = recording
     try:
-        WeightBoost(n_estimators=rounds, beta=0.5).fit(data, y)
+        model = (WeightBoost(n_estimators=rounds, beta=0.5) if booster == "weightboost"
+                 else WeightDecay(n_estimators=rounds))
+        model.fit(data, y)
     finally:
         C45._fit_checked = fit_checked
     return recorded
@@ -92,7 +97,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="spambase")
     parser.add_argument("--trees", type=int, default=300)
-    parser.add_argument("--weights", choices=["gamma", "weightboost"], default="gamma")
+    parser.add_argument("--weights", choices=["gamma", "weightboost", "weightdecay"],
+                        default="gamma")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "c45.perf.data"))
     args = parser.parse_args()
@@ -125,7 +131,7 @@ def main():
         rng = np.random.default_rng(0)
         weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
     else:
-        weights = boosting_weightings(data, y, args.trees)
+        weights = boosting_weightings(data, y, args.trees, args.weights)
     C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
     print(f"{write_perf_map([grow, prune, predict, tree])} compiled functions named",
           file=sys.stderr)
