@@ -389,10 +389,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 sides[0, cls] += w[i]
                 sides[1, cls] -= w[i]
                 left_weight += w[i]
-            if e + 1 == zero_at:
-                following = 0.0
-            else:
-                following = vals[lo + (e + 1 if zero_at < 0 or e + 1 < zero_at else e)]
+            # element e + 1 is the zero block or the entry after k (element e's entry, or when
+            # e is the zero block, the entry before it), as in the loops below
+            following = 0.0 if e + 1 == zero_at else vals[k + 1]
             # a run of ties (no cut in the gap): the entries that follow are moved in a loop of
             # their own, up to the next gap, the zero block or the last element (never moved).
             # No line is pending here (a line's elements are moved by its own loop below, and a
