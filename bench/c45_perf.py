@@ -11,12 +11,12 @@ weightboost`` the weightings of a ``--trees``-round WeightBoost (beta 0.5) on th
 recorded first: the trees the pipeline grows, which are deeper (on Reuters earn pruning takes
 about twice the share it takes on gamma weights), or with ``--weights weightdecay`` those of a
 Weight Decay (C 0.003), whose trees prune longest (pruning is about a fifth of a spambase Weight
-Decay fit). perf cannot name code that numba compiled at
-run time; this script writes the map perf reads for that (``/tmp/perf-<pid>.map``: each compiled
-function's address, size and name), which needs the kernels' LLVM modules: they exist only
-after a compilation, not when numba loads its cache, so the kernels are compiled afresh into
-a temporary cache directory first (about a minute). Kernels inlined into others
-(``inline="always"``) count as their caller.
+Decay fit). perf cannot name code that numba compiled at run time; this script writes the map
+perf reads for that (``/tmp/perf-<pid>.map``: each compiled function's address, size and
+name), which needs the kernels' LLVM modules: they exist only after a compilation, not when
+numba loads its cache, so the kernels are compiled afresh into a temporary cache directory
+first (about a minute). Kernels inlined into others (``inline="always"``) count as their
+caller.
 
 Needs ``perf`` (Debian: linux-perf) and permission to sample (root, or
 ``kernel.perf_event_paranoid`` <= 1).
