@@ -239,3 +239,14 @@ def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path,
     assert warm.grower_cached()
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))  # restored after
     assert not warm.grower_cached()
+
+
+def test_a_job_process_imports_only_what_asking_the_server_needs():
+    """The rule's command runs once per cell: the module it starts must not import the
+    package's science or the server's machinery (numpy, pandas, logging, subprocess)."""
+    heavy = ["numpy", "pandas", "numba", "logging", "subprocess", "pathlib", "traceback"]
+    code = ("import sys, weightboost.warm; "
+            f"print(' '.join(m for m in {heavy!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == []

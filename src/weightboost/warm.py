@@ -29,22 +29,20 @@ end.
 
 from __future__ import annotations
 
+# Only what a job's process needs (it runs once per cell): logging, pathlib, subprocess,
+# secrets and traceback would double its start-up (about 100 ms instead of 45), and are imported
+# where the server, the compilation and the rare fallbacks use them.
 import contextlib
 import importlib
 import io
 import json
-import logging
 import os
-import secrets
 import signal
 import socket
 import socketserver
 import struct
-import subprocess
 import sys
 import threading
-import traceback
-from pathlib import Path
 
 ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs of a run
 JOBS = {                            # job name -> the function that does the job's work
@@ -58,9 +56,15 @@ JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled
 # kernels, 41-48 s on two idle cores) under the load of the run's other processes, with room
 START_TIMEOUT = 300.0
 # the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
-# which each job sets up afresh in its child
-_log = logging.getLogger("weightboost-warm-server")
+# which each job sets up afresh in its child: the logging's name
+LOGGER = "weightboost-warm-server"
 _server: subprocess.Popen | None = None
+
+
+def _log():
+    import logging
+
+    return logging.getLogger(LOGGER)
 
 
 def available() -> bool:
@@ -118,7 +122,8 @@ def _stop_stuck_server(conn, name: str) -> bool:
     pid, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
                                                       struct.calcsize("3i")))
     try:
-        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            command = handle.read().split(b"\0")
     except OSError:
         return False
     # the command line ends "-m weightboost.warm serve NAME PID" and a NUL
@@ -162,13 +167,13 @@ class _Handler(socketserver.StreamRequestHandler):
         _exit_when_client_leaves(self.connection)
         from weightboost.workflow_support import job_status
 
-        _log.info("%s for job process %d: started in worker %d", job, pid, os.getpid())
+        _log().info("%s for job process %d: started in worker %d", job, pid, os.getpid())
         # what the job prints (warnings included) goes back to the job's process
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
             status = job_status(job, request.get("log"),
                                 lambda: _target(job)(**request["kwargs"]), err)
-        _log.info("%s for job process %d: exit status %d", job, pid, status)
+        _log().info("%s for job process %d: exit status %d", job, pid, status)
         self._answer(status, err.getvalue())
 
     def _answer(self, status, stderr):
@@ -227,6 +232,8 @@ def grower_cached() -> bool:
 
     import weightboost.c45  # noqa: F401 - sets the versioned cache directory
 
+    from pathlib import Path
+
     return any(Path(numba.config.CACHE_DIR).rglob("grow.grow-*.nbi"))
 
 
@@ -282,6 +289,8 @@ def compile_pruning_and_prediction() -> None:
 def compile_kernels(second_process: bool = True) -> None:
     """Compile (or load) the C4.5 kernels; an empty cache is filled on two cores (above) unless
     ``second_process`` is False. If the second process fails, the grower is compiled here."""
+    import subprocess
+
     helper = None
     if second_process and not grower_cached():
         helper = subprocess.Popen([sys.executable, "-c", "from weightboost.warm import "
@@ -323,14 +332,17 @@ def serve(name: str, parent: int) -> None:
         else "background_thread:false"
     os.environ[ENV] = "off"  # a child that starts a job process of its own runs it there
     server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
+    import logging
+
+    log = _log()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s warm server: %(message)s"))
-    _log.addHandler(handler)
-    _log.setLevel(logging.INFO)
-    _log.propagate = False
-    _log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
     warm_up()
-    _log.info("ready")
+    _log().info("ready")
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server.serve_forever(poll_interval=0.5)
 
@@ -338,10 +350,13 @@ def serve(name: str, parent: int) -> None:
 def start(workdir: str | os.PathLike = ".") -> str | None:
     """Start the run's server (from Snakemake's ``onstart``); set ``WEIGHTBOOST_WARM`` for the
     jobs. Returns its socket name, or None where warm workers are off or unavailable."""
+    import subprocess
+    from pathlib import Path
+
     global _server
     if os.environ.get(ENV) == "off" or not available():
         return None
-    name = f"weightboost-warm-{os.getpid()}-{secrets.token_hex(6)}"
+    name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
     log = Path(workdir) / SERVER_LOG
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "a") as handle:
@@ -354,6 +369,8 @@ def start(workdir: str | os.PathLike = ".") -> str | None:
 
 def stop() -> None:
     """Stop the run's server (from ``onsuccess`` and ``onerror``)."""
+    import subprocess
+
     global _server
     if _server is not None and _server.poll() is None:
         _server.terminate()
@@ -376,6 +393,8 @@ def main(argv: list[str]) -> int:
         try:
             serve(argv[1], int(argv[2]))
         except Exception:  # noqa: BLE001 - the jobs then run in their own processes
+            import traceback
+
             traceback.print_exc()
             return 1
         return 0
