@@ -348,7 +348,8 @@ def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_n
             continue
         first, n_children = node_int[k, FIRST], node_int[k, NCHILD]
         largest = prune_module.largest_branch(node_float, dist, k, first, n_children)
-        assert prune_module._all_known(data.missing, node_int, k, largest)
+        walk = np.empty(len(node_int), dtype=np.int64)
+        assert prune_module._all_known(data.missing, node_int, k, largest, walk)
         start, length = inst[k]
         full = prune_module._errors_for_branch(
             data.view, y.astype(np.int64), 2, node_int, node_float, dist, largest,
@@ -358,14 +359,15 @@ def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_n
         reached, added = np.zeros(len(node_int), dtype=np.int64), np.zeros((len(node_int), 2))
         known = prune_module._errors_for_added_known(
             data.view, y.astype(np.int64), node_int, node_float, dist, largest, others,
-            others_w, cf, z, reached, added, np.full(len(node_int), np.nan))
+            others_w, cf, z, reached, added, np.full(len(node_int), np.nan), walk)
         assert known == pytest.approx(full, rel=1e-12, abs=1e-12)
         assert not reached.any() and not added.any()  # left clean for the next node
         checked += 1
     assert checked > 10
     # a missing value in any split on the way (the node's own or one below) rules it out
     X[0, node_int[0, ATTR]] = np.nan
-    assert not prune_module._all_known(prepare(X).missing, node_int, 0, node_int[0, FIRST])
+    assert not prune_module._all_known(prepare(X).missing, node_int, 0, node_int[0, FIRST],
+                                       np.empty(len(node_int), dtype=np.int64))
 
 
 def test_predictions_do_not_depend_on_how_the_rows_are_laid_out():

@@ -23,23 +23,23 @@ from numba import njit
 from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import make_scratch, move_threshold, select_split
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  class_totals, copy_into, grow_nodes, new_tree, partition,
+                                  add_class_weights, copy_into, grow_nodes, new_tree, partition,
                                   store_instances)
 
 
 @njit(cache=True)
-def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs, position):
+def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs, position,
+                    live, candidates):
     """The numeric attributes still live at a node (two stored values more than 1e-5 apart, or
     in an attribute storing its non-zeros only, one non-zero and one zero), marked in
-    ``position`` (live index, else -1); returns their mask over the node's slots, their number,
-    and the node's candidate attributes (the nominal ones and the live numeric ones,
-    ascending). The node's entries are ``ptr``, ``vals`` and ``slots`` of its NodeSample;
-    ``implicit_zero`` is the GrowView's, ``slot_attr`` the attribute of each numeric slot. (The
-    arrays themselves, not the records: every array of a record passed to a kernel costs two
-    atomic reference count updates.)"""
+    ``position`` (live index, else -1) and in ``live`` (over the node's slots); returns their
+    number and the node's candidate attributes (the nominal ones and the live numeric ones,
+    ascending) as the front of ``candidates``. The node's entries are ``ptr``, ``vals`` and
+    ``slots`` of its NodeSample; ``implicit_zero`` is the GrowView's, ``slot_attr`` the
+    attribute of each numeric slot. (The arrays themselves, not the records: every array of a
+    record passed to a kernel costs two atomic reference count updates.)"""
     position[:] = -1
     n_slots = slots.shape[0]
-    live = np.zeros(n_slots, dtype=np.bool_)
     n_live = 0
     for p in range(n_slots):
         lo, hi = ptr[p], ptr[p + 1]
@@ -48,68 +48,75 @@ def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs
             ok = c >= 1 and (c < m or vals[lo] + 1e-5 < vals[hi - 1])
         else:
             ok = c >= 2 and vals[lo] + 1e-5 < vals[hi - 1]
+        live[p] = ok
         if ok:
-            live[p] = True
             position[slot_attr[slots[p]]] = p
             n_live += 1
-    candidates = np.empty(nominal_attrs.shape[0] + n_live, dtype=np.int64)
     copy_into(candidates, 0, nominal_attrs)
     q = nominal_attrs.shape[0]
     for p in range(n_slots):
         if live[p]:
             candidates[q] = slot_attr[slots[p]]
             q += 1
+    node_candidates = candidates[:q]
     if nominal_attrs.shape[0] > 0:
-        candidates.sort()
-    return live, n_live, candidates
+        node_candidates.sort()
+    return n_live, node_candidates
 
 
 @njit(cache=True)
-def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold):
-    """The branch of every instance of the node (``rows``) for the split on attribute a, -1
-    where its value is missing: a nominal attribute's code in ``XT``, else the side of
-    ``threshold`` of its stored entries ``vals[lo:hi]`` (of instances ``loc[lo:hi]``), the
-    others having the value 0 if ``implicit``, else a missing value."""
+def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, branch):
+    """``branch[i]``: the branch of every instance of the node (``rows``) for the split on
+    attribute a, -1 where its value is missing: a nominal attribute's code in ``XT``, else the
+    side of ``threshold`` of its stored entries ``vals[lo:hi]`` (of instances ``loc[lo:hi]``),
+    the others having the value 0 if ``implicit``, else a missing value."""
     m = rows.shape[0]
-    branch = np.empty(m, dtype=np.int64)
     if is_nominal:
         for i in range(m):
             value = XT[a, rows[i]]
             branch[i] = -1 if np.isnan(value) else int(value)
-        return branch
-    branch[:] = (0 if 0.0 <= threshold else 1) if implicit else -1
+        return
+    unstored = (0 if 0.0 <= threshold else 1) if implicit else -1
+    for i in range(m):
+        branch[i] = unstored
     for k in range(lo, hi):
         branch[loc[k]] = 0 if vals[k] <= threshold else 1
-    return branch
 
 
 @njit(cache=True)
-def split_entries(sample, live, n_live, branch, local, child_sizes):
+def split_entries(sample, live, n_live, branch, local, child_start, offsets):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
     instance whose split value is missing goes to every child that received the instance.
+    Child b holds ``child_start[b + 1] - child_start[b]`` instances (``partition``).
 
     One pass. The child with the most instances (the first such) takes its entries in place:
     they are compacted to the front of the parent's own arrays (an entry is never written
     ahead of the one being read), which the parent no longer needs; on Reuters' chains of
     splits that child keeps almost every entry. The other children's entries go to one new
-    buffer, child b's part sized by a bound: at most one entry per instance and live
-    attribute, and at most all the parent's entries. (One buffer, not a list of per-child
-    arrays: an element of a list costs a reference count update per access.)"""
-    n_branches = child_sizes.shape[0]
+    buffer, child b's part from ``offsets[0, b]`` to its fill cursor ``offsets[1, b]``
+    (``offsets``: the caller's (2, at least n_branches + 1), reused from node to node), sized by
+    a bound: at most one entry per instance and live attribute, and at most all the parent's
+    entries. (One buffer, not a list of per-child arrays: an element of a list costs a
+    reference count update per access.) Returns each child's entry pointers (row b), the live
+    attributes' slots, the buffer (locations, values), the number of entries the largest child
+    kept and its index; ``child_entries`` gives a child's part."""
+    n_branches = child_start.shape[0] - 1
     ptr, loc, vals, slots = sample.ptr, sample.loc, sample.vals, sample.slots
     size = ptr[-1]
     big = 0
     for b in range(1, n_branches):
-        if child_sizes[b] > child_sizes[big]:
+        if child_start[b + 1] - child_start[b] > child_start[big + 1] - child_start[big]:
             big = b
-    start = np.zeros(n_branches + 1, dtype=np.int64)
+    start, fill = offsets[0], offsets[1]
+    start[0] = 0
     for b in range(n_branches):
-        start[b + 1] = start[b] + (0 if b == big else min(size, n_live * child_sizes[b]))
+        child_size = child_start[b + 1] - child_start[b]
+        start[b + 1] = start[b] + (0 if b == big else min(size, n_live * child_size))
+        fill[b] = start[b]
     out_loc = np.empty(start[n_branches], dtype=np.int32)
     out_vals = np.empty(start[n_branches])
     child_ptr = np.zeros((n_branches, n_live + 1), dtype=np.int64)
     live_slots = np.empty(n_live, dtype=np.int64)
-    fill = start[:n_branches].copy()
     kept = 0  # entries of the largest child, at the front of loc and vals
     s = 0
     for p in range(slots.shape[0]):
@@ -143,23 +150,23 @@ def split_entries(sample, live, n_live, branch, local, child_sizes):
         s += 1
         for b in range(n_branches):
             child_ptr[b, s] = kept if b == big else fill[b] - start[b]
-    child_loc = []
-    child_vals = []
-    for b in range(n_branches):
-        if b == big:
-            lo, hi, capacity, part_loc, part_vals = 0, kept, loc.shape[0], loc, vals
-        else:
-            lo, hi, capacity = start[b], fill[b], start[b + 1] - start[b]
-            part_loc, part_vals = out_loc, out_vals
-        # a part filled to less than half is copied to its size, so that pending nodes hold
-        # at most about twice their entries
-        if 2 * (hi - lo) < capacity:
-            child_loc.append(part_loc[lo:hi].copy())
-            child_vals.append(part_vals[lo:hi].copy())
-        else:
-            child_loc.append(part_loc[lo:hi])
-            child_vals.append(part_vals[lo:hi])
-    return child_ptr, child_loc, child_vals, live_slots
+    return child_ptr, live_slots, out_loc, out_vals, kept, big
+
+
+@njit(cache=True, inline="always")
+def child_entries(b, big, kept, loc, vals, out_loc, out_vals, offsets):
+    """Child b's entries (locations, values) after ``split_entries``: the front of the parent's
+    arrays for the largest child, else its part of the buffer. A part filled to less than half
+    is copied to its size, so that pending nodes hold at most about twice their entries."""
+    if b == big:
+        lo, hi, capacity, part_loc, part_vals = 0, kept, loc.shape[0], loc, vals
+    else:
+        lo, hi = offsets[0, b], offsets[1, b]
+        capacity = offsets[0, b + 1] - lo
+        part_loc, part_vals = out_loc, out_vals
+    if 2 * (hi - lo) < capacity:
+        return part_loc[lo:hi].copy(), part_vals[lo:hi].copy()
+    return part_loc[lo:hi], part_vals[lo:hi]
 
 
 @njit(cache=True)
@@ -178,22 +185,32 @@ def grow(view, y, n_classes, w_root, settings):
     scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1,
                            n)
     position = np.empty(n_attributes, dtype=np.int64)
-    local_y_buffer = np.empty(n, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
     for a in range(n_attributes):
         if view.num_slot[a] >= 0:
             slot_attr[view.num_slot[a]] = a
     nominal_attrs = np.flatnonzero(view.nominal).astype(np.int64)
+    # one node's buffers, reused at every node (a node holds each row at most once, so at
+    # most n instances)
+    max_branches = max(2, view.n_values.max() if n_attributes else 2)
+    local_y_buffer = np.empty(n, dtype=np.int64)
+    branch_buffer = np.empty(n, dtype=np.int64)
+    local_buffer = np.empty(n * max_branches, dtype=np.int32)
+    live_buffer = np.empty(n_slots, dtype=np.bool_)
+    candidate_buffer = np.empty(n_attributes, dtype=np.int64)
+    shares = np.empty((2, max_branches))  # each branch's known weight, share
+    child_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see partition
+    entry_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see split_entries
     while len(stack) > 0:
         node, sample = stack.pop()
         m = sample.rows.shape[0]
         # open the node: its class weights and instances (a leaf until it is split); written
         # here rather than as a kernel of its own, whose nine array arguments cost 3 % of a
-        # German credit tree in reference counts
+        # German credit tree in reference counts. (A new node's ``dist`` row is zero.)
         rows, w = sample.rows, sample.w
-        totals = class_totals(y, rows, w, n_classes)
+        totals = dist[node]
+        add_class_weights(totals, y, rows, w)
         total = totals.sum()
-        copy_into(dist[node], 0, totals)
         empty[node] = abs(total) < SMALL
         store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
         inst[node, 0] = start
@@ -204,9 +221,10 @@ def grow(view, y, n_classes, w_root, settings):
         local_y = local_y_buffer[:m]  # the instances' classes, for this node only
         for i in range(m):
             local_y[i] = y[rows[i]]
-        live, n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
-                                                   sample.slots, m, slot_attr, nominal_attrs,
-                                                   position)
+        live = live_buffer[:sample.slots.shape[0]]
+        n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
+                                             sample.slots, m, slot_attr, nominal_attrs,
+                                             position, live, candidate_buffer)
         a, cut = select_split(view, sample, local_y, totals, candidates, position, settings,
                               scratch)
         if a < 0:
@@ -223,17 +241,23 @@ def grow(view, y, n_classes, w_root, settings):
             stored = view.vals[view.ptr[s]:view.ptr[s + 1]]
             threshold = move_threshold(cut, stored, implicit and stored.shape[0] < n)
             lo, hi = sample.ptr[position[a]], sample.ptr[position[a] + 1]
-        branch = branches(view.XT, rows, a, view.nominal[a], sample.loc, sample.vals, lo,
-                          hi, implicit, threshold)
-        known_weight = np.zeros(n_branches)
+        branch = branch_buffer[:m]
+        branches(view.XT, rows, a, view.nominal[a], sample.loc, sample.vals, lo, hi, implicit,
+                 threshold, branch)
+        known_weight, share = shares[0, :n_branches], shares[1, :n_branches]
+        known_weight[:] = 0.0
         for i in range(m):
             if branch[i] >= 0:
                 known_weight[branch[i]] += w[i]
-        share = known_weight / known_weight.sum()
-        child_rows, child_w, local = partition(rows, w, branch, share, n_branches)
-        child_sizes = np.array([r.shape[0] for r in child_rows], dtype=np.int64)
-        child_ptr, child_loc, child_vals, live_slots = split_entries(sample, live, n_live,
-                                                                     branch, local, child_sizes)
+        known = known_weight.sum()
+        for b in range(n_branches):
+            share[b] = known_weight[b] / known
+        local = local_buffer[:m * n_branches].reshape((m, n_branches))
+        child_rows, child_w = partition(rows, w, branch, share, n_branches, local,
+                                        child_offsets)
+        child_start = child_offsets[0, :n_branches + 1]
+        child_ptr, live_slots, out_loc, out_vals, kept, big = split_entries(
+            sample, live, n_live, branch, local, child_start, entry_offsets)
         first = n_nodes
         n_nodes += n_branches
         node_int, node_float, empty, dist, inst = grow_nodes(node_int, node_float, empty, dist,
@@ -244,7 +268,11 @@ def grow(view, y, n_classes, w_root, settings):
         node_float[node, THRESH] = threshold
         for b in range(n_branches - 1, -1, -1):
             node_float[first + b, SHARE] = share[b]
-            stack.append((first + b, NodeSample(child_rows[b], child_w[b], child_ptr[b],
-                                                child_loc[b], child_vals[b], live_slots)))
+            child_loc, child_vals = child_entries(b, big, kept, sample.loc, sample.vals,
+                                                  out_loc, out_vals, entry_offsets)
+            begin, end = child_start[b], child_start[b + 1]
+            stack.append((first + b, NodeSample(child_rows[begin:end], child_w[begin:end],
+                                                child_ptr[b], child_loc, child_vals,
+                                                live_slots)))
     return TreeArrays(node_int[:n_nodes], node_float[:n_nodes], empty[:n_nodes], dist[:n_nodes],
                       inst[:n_nodes], store_rows[:used], store_w[:used])

@@ -32,26 +32,43 @@ def _is_leaf(node_int, k):
 @njit(cache=True)
 def collapse(node_int, dist, root):
     """Replace every subtree that does not reduce training errors (within 1e-3) by a leaf."""
-    stack = [root]
-    while len(stack) > 0:
-        k = stack.pop()
+    n_nodes = node_int.shape[0]
+    stack = np.empty(n_nodes, dtype=np.int64)
+    inner = np.empty(n_nodes, dtype=np.int64)
+    stack[0] = root
+    top = 1
+    while top > 0:
+        top -= 1
+        k = stack[top]
         if _is_leaf(node_int, k):
             continue
         subtree_errors = 0.0
-        inner = [k]
-        while len(inner) > 0:
-            j = inner.pop()
+        inner[0] = k
+        depth = 1
+        while depth > 0:
+            depth -= 1
+            j = inner[depth]
             if _is_leaf(node_int, j):
                 subtree_errors += dist[j].sum() - dist[j].max()
             else:
-                for c in range(node_int[j, NCHILD]):
-                    inner.append(node_int[j, FIRST] + c)
+                depth = push_children(inner, depth, node_int, j)
         node_errors = dist[k].sum() - dist[k].max()
         if subtree_errors >= node_errors - 1e-3:
             node_int[k, NCHILD] = 0
         else:
-            for c in range(node_int[k, NCHILD]):
-                stack.append(node_int[k, FIRST] + c)
+            top = push_children(stack, top, node_int, k)
+
+
+@njit(cache=True, inline="always")
+def push_children(stack, top, node_int, j):
+    """Push node j's children, first to last, on the array ``stack`` of ``top`` entries;
+    returns the new top. The walks below keep their stacks in arrays of one entry per node
+    (a node is on a walk's stack at most once), allocated once per tree, not as lists per
+    walk."""
+    for c in range(node_int[j, NCHILD]):
+        stack[top] = node_int[j, FIRST] + c
+        top += 1
+    return top
 
 
 @njit(cache=True)
@@ -75,7 +92,12 @@ def _route(view, node_int, node_float, k, rows, w):
         share = np.full(n_branches, 1.0 / n_branches)
     else:
         share = bag / known
-    child_rows, child_w, _ = partition(rows, w, branch, share, n_branches)
+    offsets = np.empty((2, n_branches + 1), dtype=np.int64)
+    out_rows, out_w = partition(rows, w, branch, share, n_branches,
+                                np.empty((m, n_branches), dtype=np.int32), offsets)
+    start = offsets[0]
+    child_rows = [out_rows[start[b]:start[b + 1]] for b in range(n_branches)]
+    child_w = [out_w[start[b]:start[b + 1]] for b in range(n_branches)]
     return child_rows, child_w, share
 
 
@@ -112,7 +134,7 @@ def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, 
 
 @njit(cache=True)
 def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf, z, reached,
-                            added, leaf_errors):
+                            added, leaf_errors, walk):
     """Estimated errors of the subtree rooted at k if the data (rows, w) were passed down it
     in addition to the data it was grown from, when none of them misses a split value there
     (``_all_known``): each leaf's class weights are then its ``dist`` plus those of the rows
@@ -120,7 +142,8 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
 
     Each instance reaches one leaf with its whole weight and is walked down to it alone,
     without partitioning arrays at every node. ``reached`` (instances reaching each node) and
-    ``added`` (each leaf's added class weights) are zero on entry and on return."""
+    ``added`` (each leaf's added class weights) are zero on entry and on return; ``walk`` is a
+    stack of one entry per node (``push_children``)."""
     for idx in range(rows.shape[0]):
         row = rows[idx]
         j = k
@@ -132,11 +155,14 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
             reached[j] += 1
         added[j, y[row]] += w[idx]
     errors = 0.0
-    stack = [k]
-    while len(stack) > 0:
-        j = stack.pop()
+    walk[0] = k
+    top = 1
+    while top > 0:
+        top -= 1
+        j = walk[top]
         if reached[j] == 0:
-            errors += _subtree_errors(node_int, dist, j, cf, z, leaf_errors)
+            # the rest of the stack, from top on, is free for the subtree's own walk
+            errors += _subtree_errors(node_int, dist, j, cf, z, leaf_errors, walk[top:])
             continue
         reached[j] = 0
         if _is_leaf(node_int, j):
@@ -145,28 +171,28 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
             errors += estimated_errors(added[j], cf, z)
             added[j] = 0.0
         else:
-            for c in range(node_int[j, NCHILD]):
-                stack.append(node_int[j, FIRST] + c)
+            top = push_children(walk, top, node_int, j)
     return errors
 
 
 @njit(cache=True)
-def _all_known(missing, node_int, k, largest):
+def _all_known(missing, node_int, k, largest, walk):
     """Whether no training instance misses the split value of node k or of any split in the
     subtree of its child ``largest``. Then the largest branch's own instances, sent down it
     again, reach the leaves they were grown into, and estimating the branch's errors for all
     of k's data needs only the other branches' instances (``_other_branches``) routed."""
     if missing[node_int[k, ATTR]]:
         return False
-    stack = [largest]
-    while len(stack) > 0:
-        j = stack.pop()
+    walk[0] = largest
+    top = 1
+    while top > 0:
+        top -= 1
+        j = walk[top]
         if _is_leaf(node_int, j):
             continue
         if missing[node_int[j, ATTR]]:
             return False
-        for c in range(node_int[j, NCHILD]):
-            stack.append(node_int[j, FIRST] + c)
+        top = push_children(walk, top, node_int, j)
     return True
 
 
@@ -191,22 +217,23 @@ def _other_branches(node_int, inst, store_rows, store_w, k, largest):
 
 
 @njit(cache=True)
-def _subtree_errors(node_int, dist, k, cf, z, leaf_errors):
+def _subtree_errors(node_int, dist, k, cf, z, leaf_errors, walk):
     """The estimated errors of the subtree at k: its leaves' in the order of a depth-first walk
     (last child first). ``leaf_errors`` caches each leaf's estimate (NaN: not yet computed):
     pruning asks for the subtrees of every node on a path, and on Reuters' chains of splits a
-    leaf's estimate was computed once per node above it."""
+    leaf's estimate was computed once per node above it. ``walk``: see ``push_children``."""
     errors = 0.0
-    stack = [k]
-    while len(stack) > 0:
-        j = stack.pop()
+    walk[0] = k
+    top = 1
+    while top > 0:
+        top -= 1
+        j = walk[top]
         if _is_leaf(node_int, j):
             if np.isnan(leaf_errors[j]):
                 leaf_errors[j] = estimated_errors(dist[j], cf, z)
             errors += leaf_errors[j]
         else:
-            for c in range(node_int[j, NCHILD]):
-                stack.append(node_int[j, FIRST] + c)
+            top = push_children(walk, top, node_int, j)
     return errors
 
 
@@ -221,6 +248,7 @@ def prune(view, missing, y, n_classes, tree, settings):
     reached = np.zeros(node_int.shape[0], dtype=np.int64)
     added = np.zeros((node_int.shape[0], n_classes))
     leaf_errors = np.full(node_int.shape[0], np.nan)  # see _subtree_errors
+    walk = np.empty(node_int.shape[0], dtype=np.int64)  # see push_children
     stack = [(0, 0)]
     while len(stack) > 0:
         k, state = stack.pop()
@@ -238,18 +266,18 @@ def prune(view, missing, y, n_classes, tree, settings):
         rows = store_rows[start:start + length]
         w = store_w[start:start + length]
         if settings.subtree_raising:
-            if _all_known(missing, node_int, k, largest):
+            if _all_known(missing, node_int, k, largest, walk):
                 sent, sent_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
                 errors_branch = _errors_for_added_known(view, y, node_int, node_float, dist,
                                                         largest, sent, sent_w, cf, z, reached,
-                                                        added, leaf_errors)
+                                                        added, leaf_errors, walk)
             else:
                 errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
                                                    dist, largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
         errors_leaf = estimated_errors(dist[k], cf, z)
-        errors_tree = _subtree_errors(node_int, dist, k, cf, z, leaf_errors)
+        errors_tree = _subtree_errors(node_int, dist, k, cf, z, leaf_errors, walk)
         if errors_leaf - (errors_tree + 0.1) < SMALL and \
                 errors_leaf - (errors_branch + 0.1) < SMALL:
             node_int[k, NCHILD] = 0

@@ -131,41 +131,51 @@ def branch_of(x_value, attribute_is_nominal, threshold):
     return 0 if x_value <= threshold else 1
 
 
+@njit(cache=True, inline="always")
+def add_class_weights(out, y, rows, w):
+    """Add the weights of instances (rows, w) to ``out``, by class."""
+    for i in range(rows.shape[0]):
+        out[y[rows[i]]] += w[i]
+
+
 @njit(cache=True)
 def class_totals(y, rows, w, n_classes):
     out = np.zeros(n_classes)
-    for i in range(rows.shape[0]):
-        out[y[rows[i]]] += w[i]
+    add_class_weights(out, y, rows, w)
     return out
 
 
 @njit(cache=True)
-def partition(rows, w, branch, share, n_branches):
+def partition(rows, w, branch, share, n_branches, local, offsets):
     """Split a node's instances between its branches (Weka's ClassifierSplitModel.split).
 
     ``branch[i]`` is instance i's branch, or -1 for a missing value: such an instance goes to
     every branch whose share exceeds 1e-6, with its weight times the share (a fractional
-    instance). Returns the children's rows and weights, and ``local[i, b]``, the position of
-    instance i in child b (-1 if absent).
+    instance). Returns the children's rows and weights as two arrays, child b's part starting at
+    ``offsets[0, b]`` (``offsets[0, n_branches]`` is their length), and writes ``local[i, b]``,
+    the position of instance i in child b: for an instance with a known value in its branch
+    only, for one with a missing value in every branch (-1 where it is absent).
 
-    The children are consecutive parts of one buffer, so that the loop writes through plain
-    arrays (an element of a list of arrays costs a reference count update per access)."""
+    ``local`` (at least (m, n_branches)) and ``offsets`` (2, at least n_branches + 1) are the
+    caller's, reused from node to node (``offsets[1]`` is the fill cursor); the children are
+    parts of one buffer, so that the loop writes through plain arrays (an element of a list of
+    arrays costs a reference count update per access)."""
     m = rows.shape[0]
-    count = np.zeros(n_branches, dtype=np.int64)
+    start, fill = offsets[0], offsets[1]
+    for b in range(n_branches + 1):
+        start[b] = 0
     for i in range(m):
         if branch[i] >= 0:
-            count[branch[i]] += 1
+            start[branch[i] + 1] += 1
         else:
             for b in range(n_branches):
                 if share[b] > SMALL:
-                    count[b] += 1
-    start = np.zeros(n_branches + 1, dtype=np.int64)
+                    start[b + 1] += 1
     for b in range(n_branches):
-        start[b + 1] = start[b] + count[b]
-    local = np.full((m, n_branches), -1, dtype=np.int32)
+        start[b + 1] += start[b]
+        fill[b] = start[b]
     out_rows = np.empty(start[n_branches], dtype=np.int32)
     out_w = np.empty(start[n_branches])
-    fill = start[:n_branches].copy()
     for i in range(m):
         if branch[i] >= 0:
             b = branch[i]
@@ -180,9 +190,9 @@ def partition(rows, w, branch, share, n_branches):
                     out_rows[fill[b]] = rows[i]
                     out_w[fill[b]] = w[i] * share[b]
                     fill[b] += 1
-    child_rows = [out_rows[start[b]:start[b + 1]] for b in range(n_branches)]
-    child_w = [out_w[start[b]:start[b + 1]] for b in range(n_branches)]
-    return child_rows, child_w, local
+                else:
+                    local[i, b] = -1
+    return out_rows, out_w
 
 
 @njit(cache=True)
