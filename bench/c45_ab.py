@@ -1,6 +1,7 @@
 """Benchmark: paired A/B of the C4.5 kernels of the working tree against those of a git revision.
 
     python bench/c45_ab.py [--base HEAD] [--sets spambase,r-earn,...] [--rounds 5]
+                           [--weights gamma|weightboost|weightdecay]
 
 On a shared or noisy machine, runs of separate processes differ by 20-40 % on the same code,
 which hides a kernel change worth a few percent. Here one process holds both versions (each
@@ -13,7 +14,9 @@ mean of the two median paired ratios (work / base; below 1 is faster). Every fit
 are compared too: a speed change must not change a tree, and the script fails naming the sets
 where one did.
 
-Weights are gamma(1) draws, as boosting gives trees of various depths. Sets: the UCI tables
+Weights are gamma(1) draws, as boosting gives trees of various depths, or with ``--weights
+weightboost|weightdecay`` the weightings of a 20-round booster on the whole set (as
+``bench/c45_perf.py`` records them): deeper trees, which prune longer. Sets: the UCI tables
 (`snakemake data`) and ``r-<category>`` for Reuters one-vs-rest (`snakemake reuters_features`).
 The copies live under ``$TMPDIR/weightboost-ab/`` by source digest, so their compiled kernels
 are reused by the next comparison of the same sources (each new version compiles once, about
@@ -78,8 +81,8 @@ def revision_files(revision: str) -> dict[str, bytes]:
 
 
 def load_sets(names, prepare_first, prepare_second):
-    """{name: ((data for the first version, data for the second), labels)}, each version's
-    data prepared by its own package, the first version's first."""
+    """{name: ((data for the first version, data for the second), labels, raw data)}, each
+    version's data prepared by its own package, the first version's first."""
     import numpy as np
 
     from weightboost.data.uci import load_table
@@ -92,16 +95,17 @@ def load_sets(names, prepare_first, prepare_second):
 
                 X, _, labels, _, categories = load_matrices(
                     ROOT / "data/processed/reuters/matrices.npz")
-                reuters = ((prepare_first(X), prepare_second(X)), labels, categories)
-            data, labels, categories = reuters
-            sets[name] = (data, np.where(labels[:, categories.index(name[2:])] == 1, 1, -1))
+                reuters = ((prepare_first(X), prepare_second(X)), labels, categories, X)
+            data, labels, categories, X = reuters
+            sets[name] = (data, np.where(labels[:, categories.index(name[2:])] == 1, 1, -1), X)
         else:
             X, y = load_table(ROOT / f"data/processed/uci/{name}.csv")
-            sets[name] = ((prepare_first(X), prepare_second(X)), y)
+            sets[name] = ((prepare_first(X), prepare_second(X)), y, X)
     return sets
 
 
-def measure(names: list[str], rounds: int, first: str, differ: set) -> dict[str, float]:
+def measure(names: list[str], rounds: int, first: str, differ: set,
+            weighting: str = "gamma") -> dict[str, float]:
     """In this process: the median paired time ratio work/base per set, ``first`` ('base' or
     'work') prepared and fitted first; the sets on which a fit gave two different trees are
     added to ``differ``."""
@@ -114,9 +118,14 @@ def measure(names: list[str], rounds: int, first: str, differ: set) -> dict[str,
     sets = load_sets(names, versions[order[0]].prepare, versions[order[1]].prepare)
     rng = np.random.default_rng(0)
     ratios = {}
-    for name, (data, y) in sets.items():
+    for name, (data, y, X) in sets.items():
         by_version = dict(zip(order, data))
-        weights = [rng.gamma(1.0, 1.0, len(y)) for _ in range(4)]
+        if weighting == "gamma":
+            weights = [rng.gamma(1.0, 1.0, len(y)) for _ in range(4)]
+        else:  # the last four of the booster's rounds (or all, if it stopped before)
+            from c45_perf import boosting_weightings
+
+            weights = boosting_weightings(X, y, 20, weighting)[-4:]
         for v in order:  # compile, and the first fit's allocations
             versions[v].C45().fit(by_version[v], y, sample_weight=weights[0])
         reps = 3 if name.startswith("r-") or name == "spambase" else 20
@@ -126,8 +135,8 @@ def measure(names: list[str], rounds: int, first: str, differ: set) -> dict[str,
                 trees = {}
                 for v in (order if (r + k) % 2 == 0 else order[::-1]):
                     start = time.perf_counter()
-                    trees[v] = versions[v].C45().fit(by_version[v], y,
-                                                     sample_weight=weights[k % 4]).tree_
+                    trees[v] = versions[v].C45().fit(
+                        by_version[v], y, sample_weight=weights[k % len(weights)]).tree_
                     times[v].append(time.perf_counter() - start)
                 if not all(np.array_equal(getattr(trees["base"], part),
                                           getattr(trees["work"], part), equal_nan=True)
@@ -142,12 +151,14 @@ def main():
     parser.add_argument("--base", default="HEAD", help="git revision to compare with")
     parser.add_argument("--sets", default=DEFAULT_SETS)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--weights", choices=("gamma", "weightboost", "weightdecay"),
+                        default="gamma")
     parser.add_argument("--measure", choices=("base", "work"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = args.sets.split(",")
     if args.measure:  # the child: both copies are on sys.path
         differ = set()
-        ratios = measure(names, args.rounds, args.measure, differ)
+        ratios = measure(names, args.rounds, args.measure, differ, args.weights)
         print(json.dumps({"ratios": ratios, "differ": sorted(differ)}))
         return
     paths = [str(renamed_copy(revision_files(args.base), "wb_base")),
@@ -156,12 +167,14 @@ def main():
     results, differ = {}, set()
     for first in ("base", "work"):
         out = subprocess.run([sys.executable, __file__, "--sets", args.sets, "--rounds",
-                              str(args.rounds), "--measure", first], env=env, check=True,
+                              str(args.rounds), "--weights", args.weights, "--measure", first],
+                             env=env, check=True,
                              stdout=subprocess.PIPE, text=True).stdout
         answer = json.loads(out.strip().splitlines()[-1])
         results[first] = answer["ratios"]
         differ |= set(answer["differ"])
-    print(f"working tree / {args.base} (median paired time ratio; below 1 is faster)")
+    print(f"working tree / {args.base} (median paired time ratio; below 1 is faster; "
+          f"{args.weights} weights)")
     print("| set | base first | work first | geometric mean |")
     print("|---|---|---|---|")
     for name in names:
