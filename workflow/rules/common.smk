@@ -16,7 +16,7 @@ from weightboost.data.uci import verify_table
 # input of every ready job each time it schedules, ~30 files more per cell.)
 from weightboost.experiment.provenance import (REPORT_CODE, TABLE_SET_CODE, check_table_digests,
                                                check_tables, package_digest, reports_dir,
-                                               results_dir)
+                                               results_dir, reuters_content)
 from weightboost import warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file

@@ -61,8 +61,7 @@ rule reuters_features:
     params:
         code_sha256=package_digest("reuters"),
         # where the raw files come from does not change the matrices; their pins do
-        reuters={k: v for k, v in config["reuters"].items()
-                 if k not in ("remotes", "nltk_package")},
+        reuters=reuters_content(config["reuters"]),
     log:
         "logs/reuters_features.log",
     benchmark:

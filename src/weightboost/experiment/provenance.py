@@ -53,7 +53,13 @@ REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.
                "experiment/reuters.py", "experiment/sensitivity.py")
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
-_REUTERS_ROUTES = ("remotes", "nltk_package")
+REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
+
+
+def reuters_content(options: dict) -> dict:
+    """The config's ``reuters`` section without ``REUTERS_ROUTE_KEYS``: what the matrices (the
+    ``reuters_features`` rule) and the study's tables depend on."""
+    return {k: v for k, v in options.items() if k not in REUTERS_ROUTE_KEYS}
 
 
 def results_dir(config: dict) -> str:
@@ -76,10 +82,9 @@ def table_inputs(config: dict, kind: str) -> dict:
                              for d in experiment["datasets"]}}
     if kind == "reuters":
         study = config["reuters_study"]
-        reuters = {k: v for k, v in config["reuters"].items() if k not in _REUTERS_ROUTES}
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},
                 "algorithms": {a: config["algorithms"][a] for a in study["algorithms"]},
-                "reuters": reuters}
+                "reuters": reuters_content(config["reuters"])}
     raise ValueError(f"unknown table set {kind!r}")
 
 
