@@ -61,7 +61,7 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     stored = np.flatnonzero(values != 0.0) if implicit_zero else np.flatnonzero(~np.isnan(values))
     order = stored[np.argsort(values[stored], kind="stable")]
     m = len(y)
-    scratch = make_scratch(1, n_classes, 1, m)   # what select_split passes
+    scratch = make_scratch(1, n_classes, m)   # what select_split passes
     totals = np.bincount(y, weights=w, minlength=n_classes)
     one = np.zeros(1, dtype=np.int64)
     numeric_splits(values[order].copy(), order.astype(np.int32),

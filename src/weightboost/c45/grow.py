@@ -21,9 +21,10 @@ import numpy as np
 from numba import njit
 
 from weightboost.c45.criteria import SMALL
-from weightboost.c45.split import make_scratch, move_threshold, select_split
+from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
+                                   select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  add_class_weights, copy_into, grow_nodes, new_tree, partition,
+                                  add_class_weights, grow_nodes, new_tree, partition,
                                   store_instances)
 
 
@@ -52,16 +53,25 @@ def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs
         if ok:
             position[slot_attr[slots[p]]] = p
             n_live += 1
-    copy_into(candidates, 0, nominal_attrs)
-    q = nominal_attrs.shape[0]
+    # both the nominal attributes and the live numeric ones are ascending already (slots
+    # follow the attributes' order): merged, not sorted
+    q = 0
+    k = 0
+    n_nominal = nominal_attrs.shape[0]
     for p in range(n_slots):
         if live[p]:
-            candidates[q] = slot_attr[slots[p]]
+            a = slot_attr[slots[p]]
+            while k < n_nominal and nominal_attrs[k] < a:
+                candidates[q] = nominal_attrs[k]
+                q += 1
+                k += 1
+            candidates[q] = a
             q += 1
-    node_candidates = candidates[:q]
-    if nominal_attrs.shape[0] > 0:
-        node_candidates.sort()
-    return n_live, node_candidates
+    while k < n_nominal:
+        candidates[q] = nominal_attrs[k]
+        q += 1
+        k += 1
+    return n_live, candidates[:q]
 
 
 @njit(cache=True)
@@ -182,8 +192,8 @@ def grow(view, y, n_classes, w_root, settings):
     root = NodeSample(np.arange(n).astype(np.int32), w_root.copy(), view.ptr.copy(),
                       view.rows.copy(), view.vals.copy(), np.arange(n_slots).astype(np.int64))
     stack = [(0, root)]
-    scratch = make_scratch(n_attributes, n_classes, view.n_values.max() if n_attributes else 1,
-                           n)
+    scratch = make_scratch(n_attributes, n_classes, n)
+    nominal_buffers = make_nominal_buffers(view.XT, view.nominal, view.n_values, n_classes)
     position = np.empty(n_attributes, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
     for a in range(n_attributes):
@@ -226,7 +236,7 @@ def grow(view, y, n_classes, w_root, settings):
                                              sample.slots, m, slot_attr, nominal_attrs,
                                              position, live, candidate_buffer)
         a, cut = select_split(view, sample, local_y, totals, candidates, position, settings,
-                              scratch)
+                              scratch, nominal_buffers)
         if a < 0:
             continue
         lo = hi = 0

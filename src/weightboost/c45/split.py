@@ -464,31 +464,46 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
 
 
 @njit(cache=True)
-def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_weight, min_obj,
-                   scratch, result):
+def nominal_splits(candidates, nominal, n_values, local_y, rows, w, node_weight, min_obj,
+                   nominal_buffers, result):
     """Evaluate the multiway split on every nominal attribute among a node's ``candidates``
-    (codes 0..n_values-1 in ``XT``, NaN missing); candidate q's (valid, gain, gain ratio, 0) go
-    to ``result`` = (valid, gains, ratios, cuts) at index q (numeric candidates are left
-    alone). A split is valid if at least two branches weigh ``min_obj`` or more.
+    (every nominal attribute is one); candidate q's (valid, gain, gain ratio, 0) go to
+    ``result`` = (valid, gains, ratios, cuts) at index q (numeric candidates are left alone). A
+    split is valid if at least two branches weigh ``min_obj`` or more.
 
-    ``scratch``: a buffer of at least (max n_values + 1, n_classes + 1): per value, its class
-    weights and total, and in the last row the class totals. One loop without allocation, as
-    in ``numeric_splits``."""
+    ``nominal_buffers`` = (codes, column, tables) from ``make_nominal_buffers``: the nominal
+    attributes' codes row by row, each attribute's column there, and per attribute a table of
+    at least (max n_values + 1, n_classes + 1): per value its class weights and total, in the
+    last row the class totals. The class weights of all attributes are summed in one pass over
+    the instances, each instance adding its weight to one cell of every attribute's table:
+    a cell still adds its instances in their order (the sums of a pass per attribute), but
+    successive additions go to different attributes' tables, not one after the other to the
+    same cell, which made each wait for the last."""
+    codes, column, tables = nominal_buffers
     valid, gains, ratios, cuts = result
-    n_classes = scratch.shape[1] - 1
+    n_nominal = codes.shape[1]
+    if n_nominal == 0:
+        return
+    n_classes = tables.shape[2] - 1
+    for t in range(n_nominal):
+        for b in range(tables.shape[1]):
+            for j in range(n_classes):
+                tables[t, b, j] = 0.0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        cls = local_y[i]
+        weight = w[i]
+        for t in range(n_nominal):
+            value = codes[r, t]
+            if value >= 0:
+                tables[t, value, cls] += weight
     for q in range(candidates.shape[0]):
         a = candidates[q]
         if not nominal[a]:
             continue
         k = n_values[a]
+        scratch = tables[column[a]]
         valid[q], gains[q], ratios[q], cuts[q] = False, 0.0, 0.0, 0.0
-        for b in range(k):
-            for j in range(n_classes):
-                scratch[b, j] = 0.0
-        for i in range(rows.shape[0]):
-            value = XT[a, rows[i]]
-            if not math.isnan(value):
-                scratch[int(value), local_y[i]] += w[i]
         # each value's total in the last column, each class's in the last row
         for j in range(n_classes):
             scratch[k, j] = 0.0
@@ -513,7 +528,33 @@ def nominal_splits(XT, candidates, nominal, n_values, local_y, rows, w, node_wei
 
 
 @njit(cache=True)
-def select_split(view, sample, local_y, node_totals, candidates, position, settings, scratch):
+def make_nominal_buffers(XT, nominal, n_values, n_classes):
+    """``nominal_splits``' buffers for one tree: the codes of the nominal attributes (rows of
+    ``XT`` flagged ``nominal``) row by row, as int32, -1 where missing; each nominal
+    attribute's column there (-1 for a numeric one); and a table per nominal attribute."""
+    n_attributes, n = XT.shape
+    column = np.full(n_attributes, -1, dtype=np.int64)
+    n_nominal = 0
+    max_values = 1
+    for a in range(n_attributes):
+        if nominal[a]:
+            column[a] = n_nominal
+            n_nominal += 1
+            max_values = max(max_values, n_values[a])
+    codes = np.empty((n, n_nominal), dtype=np.int32)
+    for a in range(n_attributes):
+        t = column[a]
+        if t < 0:
+            continue
+        for r in range(n):
+            value = XT[a, r]
+            codes[r, t] = -1 if np.isnan(value) else int(value)
+    return codes, column, np.empty((n_nominal, max_values + 1, n_classes + 1))
+
+
+@njit(cache=True)
+def select_split(view, sample, local_y, node_totals, candidates, position, settings, scratch,
+                 nominal_buffers):
     """Choose the node's split (C45ModelSelection); returns (attribute or -1, cut value).
 
     ``candidates`` are the attributes that may split here, ascending: the nominal ones and the
@@ -529,13 +570,13 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
         if not nominal[a] or n_values[a] - 0.3 * n_all < -SMALL:
             many_valued_only = False
             break
-    valid, gains, ratios, cuts, buffers, bags = scratch
+    valid, gains, ratios, cuts, buffers = scratch
     result = (valid, gains, ratios, cuts)
     numeric_splits(sample.vals, sample.loc, sample.ptr, candidates, position, nominal,
                    view.num_slot, view.implicit_zero, local_y, sample.w, m, node_totals,
                    node_weight, old_ent(node_totals), settings, buffers, result)
-    nominal_splits(view.XT, candidates, nominal, n_values, local_y, sample.rows, sample.w,
-                   node_weight, settings.min_obj, bags, result)
+    nominal_splits(candidates, nominal, n_values, local_y, sample.rows, sample.w, node_weight,
+                   settings.min_obj, nominal_buffers, result)
     average = 0.0
     counted = 0
     for q in range(candidates.shape[0]):
@@ -558,12 +599,12 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
 
 
 @njit(cache=True)
-def make_scratch(n_attributes, n_classes, max_values, n_rows):
-    """Buffers for ``select_split``, allocated once per tree."""
+def make_scratch(n_attributes, n_classes, n_rows):
+    """Buffers for ``select_split``, allocated once per tree (the nominal attributes' are
+    ``make_nominal_buffers``)."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty((3, n_classes)), np.empty((2, n_classes)), np.empty((5, n_rows))),
-            np.empty((max(max_values, 1) + 1, n_classes + 1)))
+            (np.empty((3, n_classes)), np.empty((2, n_classes)), np.empty((5, n_rows))))
 
 
 @njit(cache=True)

@@ -58,7 +58,7 @@ class NodeSample(NamedTuple):
     ptr: np.ndarray         # (n_live + 1,) int64: live attribute p has entries ptr[p]:ptr[p+1]
     loc: np.ndarray         # (entries,) int32 instance (index into rows) of each stored entry,
     vals: np.ndarray        # sorted by value per attribute, and the entries' values
-    slots: np.ndarray       # (n_live,) int64 the numeric slot of each live attribute
+    slots: np.ndarray       # (n_live,) int64 the numeric slot of each live attribute, ascending
 
 
 @njit(cache=True, inline="always")
