@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import DataConversionWarning
 
 from weightboost.c45 import C45, prepare
 from weightboost.c45.criteria import estimated_errors, z_for_confidence
@@ -234,6 +235,29 @@ def test_labels_may_be_any_two_values_and_weights_are_honoured():
     w[0] = 1e6
     heavy = C45().fit(X, labels, sample_weight=w)
     assert heavy.predict(X[:1])[0] == labels[0]
+
+
+def test_integer_string_and_float_labels_give_one_tree_and_continuous_ones_are_refused():
+    # integer and boolean labels skip scikit-learn's target checks (they cannot fail on them)
+    X, y = noisy_nominal(11)
+    trees = [C45(nominal_features=NOMINAL6).fit(X, labels).tree_
+             for labels in (y, y.astype(bool), y.astype(float), np.where(y == 1, "b", "a"))]
+    for tree in trees[1:]:
+        assert np.array_equal(tree.node_int, trees[0].node_int)
+        assert np.array_equal(tree.dist, trees[0].dist)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        C45().fit(X, y + 0.5 * np.arange(len(y)) / len(y))
+    with pytest.warns(DataConversionWarning):
+        C45().fit(X, y.reshape(-1, 1))
+
+
+def test_numeric_nominal_columns_are_coded_by_their_sorted_distinct_values():
+    X = np.array([[5.0, 1.0], [np.nan, 0.0], [-1.0, 1.0], [5.0, 0.0], [2.5, np.nan]])
+    data = prepare(X, nominal_features=[0, 1])
+    assert data.categories == ((-1.0, 2.5, 5.0), (0.0, 1.0))
+    assert np.array_equal(data.X, [[2, 1], [np.nan, 0], [0, 1], [2, 0], [1, np.nan]],
+                          equal_nan=True)
+    assert data.n_values.tolist() == [3, 2]
 
 
 def test_min_instances_and_confidence_change_the_tree():

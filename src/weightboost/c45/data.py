@@ -123,19 +123,35 @@ def _encode(X, nominal_features=None):
         nominal = np.zeros(matrix.shape[1], dtype=bool)
         categories = [None] * matrix.shape[1]
     if nominal_features is not None:
-        for j in nominal_features:
-            if nominal[j]:
-                continue
-            values = matrix[:, j]
-            known = np.unique(values[~np.isnan(values)])
-            codes = np.searchsorted(known, values).astype(np.float64)
-            codes[np.isnan(values)] = np.nan
-            matrix[:, j] = codes
-            nominal[j] = True
-            categories[j] = tuple(known.tolist())
+        coded = [j for j in nominal_features if not nominal[j]]
+        if coded:
+            matrix[:, coded], known = _value_codes(matrix[:, coded])
+            nominal[coded] = True
+            for j, values in zip(coded, known):
+                categories[j] = values
     n_values = np.array([len(c) if nominal[j] else 0 for j, c in enumerate(categories)],
                         dtype=np.int64)
     return np.ascontiguousarray(matrix), nominal, n_values, tuple(categories), columns
+
+
+def _value_codes(block):
+    """Each column of ``block`` (n, k) coded by its distinct known values: (codes, known),
+    where codes[i, c] is the rank of block[i, c] among column c's distinct values ascending
+    (NaN stays NaN) and known[c] is the tuple of those values. One sort of all columns (a
+    sort of values is several times faster than an argsort or ``np.unique`` per column)."""
+    columns = np.ascontiguousarray(block.T)
+    ordered = np.sort(columns, axis=1)                 # NaN last
+    first = np.ones(ordered.shape, dtype=bool)         # the first of its value in the order
+    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    first &= ~np.isnan(ordered)
+    codes = np.empty(columns.shape)
+    known = []
+    for c in range(columns.shape[0]):
+        values = ordered[c, first[c]]
+        codes[c] = np.searchsorted(values, columns[c])
+        known.append(tuple(values.tolist()))
+    codes[np.isnan(columns)] = np.nan
+    return codes.T, known
 
 
 def prepare_sparse(X) -> C45Data:

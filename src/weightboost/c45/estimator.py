@@ -113,11 +113,15 @@ class C45(ClassifierMixin, BaseEstimator):
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target "
                              "y is None")
         y = np.asarray(y)
-        if y.ndim != 1 or not prepared:  # boosting passes its checked 1-d labels as they are
+        # Boosting passes prepared input with labels it checked. A 1-d vector of integers or
+        # booleans is a valid target as it is: scikit-learn's checks (half a millisecond, a
+        # tenth of a small tree's fit) cannot fail on it.
+        checked = prepared or (y.ndim == 1 and y.dtype.kind in "biu")
+        if y.ndim != 1 or not checked:
             y = column_or_1d(y, warn=True)
         if y.shape[0] != data.X.shape[0]:
             raise ValueError(f"X has {data.X.shape[0]} rows but y has {y.shape[0]} labels")
-        if not prepared:  # prepared input comes from boosting: labels were checked there
+        if not checked:
             check_classification_targets(y)
         classes, y_index = np.unique(y, return_inverse=True)
         if sample_weight is None:
