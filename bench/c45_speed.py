@@ -1,6 +1,6 @@
 """Benchmark: fit time of the project's C4.5 against scikit-learn's entropy tree.
 
-    python bench/c45_speed.py [--data data/processed/uci] [--reuters PATH] [--repeats 5]
+    python bench/c45_speed.py [--data data/processed/uci] [--reuters PATH] [--repeats 9]
 
 For each canonical UCI table (build them with `snakemake data`), on the training part of one
 stratified 90/10 split:
@@ -11,10 +11,14 @@ stratified 90/10 split:
   ``prepare(X)`` (the presorted order); sklearn fits with ``sample_weight``.
 
 A last row, outside the medians, does the same on the sparse Reuters training matrix (one
-category against the rest, 4 weightings, at most 2 repeats) when its matrices exist.
+category against the rest, 4 weightings, at most 3 repeats) when its matrices exist.
 
-Times are medians over ``--repeats`` runs, in milliseconds; the ratio is C4.5 / sklearn (lower
-is better). Numba compilation happens before timing.
+Times are medians over ``--repeats`` runs, in milliseconds. The two learners are timed in
+pairs, one run of each back to back (which one goes first alternates), and a row's ratio is
+the median of the pairs' ratios C4.5 / sklearn (lower is better): on a machine whose speed
+drifts by 10-30 % from minute to minute, the learners then see the same machine, which timing
+all runs of one and then all runs of the other does not give. Numba compilation happens
+before timing.
 """
 
 from __future__ import annotations
@@ -45,21 +49,32 @@ def as_array(X):
     return out.to_numpy(dtype=float)
 
 
-def timed(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+def seconds(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def paired(ours, theirs, repeats):
+    """(median ms of ``ours``, median ms of ``theirs``, median of the pairs' time ratios),
+    each pair timed back to back, the first of the pair alternating."""
+    a, b = [], []
+    for r in range(repeats):
+        if r % 2:
+            b.append(seconds(theirs))
+            a.append(seconds(ours))
+        else:
+            a.append(seconds(ours))
+            b.append(seconds(theirs))
+    return (1000 * statistics.median(a), 1000 * statistics.median(b),
+            statistics.median(x / y for x, y in zip(a, b)))
 
 
 def compare(name, X, y, nominal, weights, repeats):
     """One table row: single and repeated fit times of C4.5 and sklearn on (X, y)."""
     sk = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2, random_state=0)
     c45 = C45(nominal_features=nominal)
-    t_c45 = timed(lambda: c45.fit(X, y), repeats)
-    t_sk = timed(lambda: sk.fit(X, y), repeats)
+    single = paired(lambda: c45.fit(X, y), lambda: sk.fit(X, y), repeats)
     data = prepare(X, nominal)
 
     def c45_rounds():
@@ -70,9 +85,8 @@ def compare(name, X, y, nominal, weights, repeats):
         for w in weights:
             sk.fit(X, y, sample_weight=w)
 
-    r_c45 = timed(c45_rounds, repeats) / len(weights)
-    r_sk = timed(sk_rounds, repeats) / len(weights)
-    return (name, len(y), t_c45, t_sk, t_c45 / t_sk, r_c45, r_sk, r_c45 / r_sk)
+    r_c45, r_sk, r_ratio = paired(c45_rounds, sk_rounds, repeats)
+    return (name, len(y), *single, r_c45 / len(weights), r_sk / len(weights), r_ratio)
 
 
 def unit_mean_weights(rng, n, rounds):
@@ -85,7 +99,7 @@ def main():
     parser.add_argument("--data", default="data/processed/uci")
     parser.add_argument("--reuters", default="data/processed/reuters/matrices.npz",
                         help="Reuters matrices (`snakemake reuters_features`); skipped if absent")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--rounds", type=int, default=20, help="fits per repeated-fit timing")
     args = parser.parse_args()
 
@@ -108,7 +122,7 @@ def main():
         y = labels[:, categories.index(REUTERS_CATEGORY)]
         extra.append(compare(f"reuters {REUTERS_CATEGORY} (sparse)", X_train.tocsc(), y, None,
                              unit_mean_weights(rng, len(y), REUTERS_ROUNDS),
-                             min(args.repeats, 2)))
+                             min(args.repeats, 3)))
 
     header = ("dataset", "n_train", "C4.5 ms", "sklearn ms", "ratio",
               "C4.5 rep ms", "sklearn rep ms", "rep ratio")
