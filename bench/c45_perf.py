@@ -2,6 +2,7 @@
 
     python bench/c45_perf.py [--set spambase] [--trees 300]
                              [--weights gamma|weightboost|weightdecay] [--out /tmp/c45.perf.data]
+                             [--callers NRT_incref,NRT_decref]
 
 Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
 the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boosting does (one
@@ -18,6 +19,12 @@ numba loads its cache, so the kernels are compiled afresh into a temporary cache
 first (about a minute). Kernels inlined into others (``inline="always"``) count as their
 caller.
 
+``--callers`` also says which kernels call some small function, such as numba's reference
+counting (``NRT_incref``, ``NRT_decref``): perf's own call graphs cannot, as numba's code keeps
+no frame pointers and has no unwind tables. perf then also saves the top 64 bytes of the stack
+with each sample (``--call-graph dwarf,64``); a sample taken in such a function, which saves
+nothing on the stack, has its return address there, in the calling kernel.
+
 Needs ``perf`` (Debian: linux-perf) and permission to sample (root, or
 ``kernel.perf_event_paranoid`` <= 1).
 """
@@ -32,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,9 +55,9 @@ def readable(symbol: str) -> str:
     return ".".join(parts) if parts else symbol[:80]
 
 
-def write_perf_map(modules) -> int:
+def write_perf_map(modules) -> list:
     """Write /tmp/perf-<pid>.map for every compiled function of the kernels in ``modules``;
-    returns how many functions it names."""
+    returns its rows, (start, size, name) by address."""
     symbols = {}
     for module in modules:
         for kernel in vars(module).values():
@@ -62,10 +70,46 @@ def write_perf_map(modules) -> int:
                     if address:
                         symbols[address] = readable(function.name)
     addresses = sorted(symbols)
+    rows = [(start, min(end - start, 1 << 20), symbols[start])
+            for start, end in zip(addresses, addresses[1:] + [addresses[-1] + (1 << 16)])]
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as handle:
-        for start, end in zip(addresses, addresses[1:] + [addresses[-1] + (1 << 16)]):
-            handle.write(f"{start:x} {min(end - start, 1 << 20):x} {symbols[start]}\n")
-    return len(addresses)
+        for start, size, name in rows:
+            handle.write(f"{start:x} {size:x} {name}\n")
+    return rows
+
+
+SAMPLE = re.compile(r"(0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE.*: (0x[0-9a-f]+) period")
+USER_STACK = re.compile(r"\.\.\. ustack: size (\d+), offset (0x[0-9a-f]+)")
+
+
+def callers(perf_data: str, functions: list, leaves: set) -> Counter:
+    """How many samples taken in one of the ``leaves`` (function names of ``functions``, the
+    perf map's rows) return into each function: the word on top of the sample's saved user
+    stack. perf's dump (``perf script -D``) gives each sample's place in the file and the place
+    of its saved stack there, which is read from the file (a size word, then the bytes)."""
+    import bisect
+    import struct
+
+    starts = [start for start, _, _ in functions]
+
+    def name_at(address):
+        i = bisect.bisect_right(starts, address) - 1
+        start, size, name = functions[i] if i >= 0 else (0, 0, None)
+        return name if start <= address < start + size else None
+
+    raw = Path(perf_data).read_bytes()
+    dump = subprocess.run(["perf", "script", "-D", "-i", perf_data], capture_output=True,
+                          text=True).stdout
+    counts, record, ip = Counter(), None, None
+    for line in dump.splitlines():
+        if (sample := SAMPLE.search(line)) is not None:
+            record, ip = int(sample.group(1), 16), int(sample.group(2), 16)
+        elif (stack := USER_STACK.search(line)) is not None and record is not None:
+            if name_at(ip) in leaves and int(stack.group(1)) >= 8:
+                at = record + int(stack.group(2), 16) + 8
+                counts[name_at(struct.unpack_from("<Q", raw, at)[0]) or "(not a kernel)"] += 1
+            record = None
+    return counts
 
 
 def boosting_weightings(data, y, rounds: int, booster: str) -> list:
@@ -101,6 +145,9 @@ def main():
                         default="gamma")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "c45.perf.data"))
+    parser.add_argument("--callers", default="",
+                        help="comma-separated functions (e.g. NRT_incref,NRT_decref) whose "
+                             "samples are attributed to the kernels that call them")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-perf-")  # compile afresh
 
@@ -133,9 +180,10 @@ def main():
     else:
         weights = boosting_weightings(data, y, args.trees, args.weights)
     C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
-    print(f"{write_perf_map([grow, prune, predict, tree])} compiled functions named",
-          file=sys.stderr)
-    recorder = subprocess.Popen(["perf", "record", "-F", "4000", "-o", args.out, "-p",
+    functions = write_perf_map([grow, prune, predict, tree])
+    print(f"{len(functions)} compiled functions named", file=sys.stderr)
+    stacks = ["--call-graph", "dwarf,64"] if args.callers else []
+    recorder = subprocess.Popen(["perf", "record", "-F", "4000", *stacks, "-o", args.out, "-p",
                                  str(os.getpid())], stderr=subprocess.DEVNULL)
     time.sleep(1.0)  # perf attaches
     start = time.perf_counter()
@@ -147,11 +195,18 @@ def main():
     print(f"{args.set}: {1000 * seconds / len(weights):.1f} ms per tree ({len(weights)} trees, "
           f"{args.weights} weights)")
     report = subprocess.run(["perf", "report", "-i", args.out, "--no-children", "--sort",
-                             "symbol", "--stdio"], capture_output=True, text=True).stdout
+                             "symbol", "--stdio", "-g", "none"], capture_output=True,
+                            text=True).stdout
     rows = [line.split() for line in report.splitlines()
             if line.strip() and not line.startswith("#")]
     for row in rows[:25]:  # share, [.] or [k], symbol
         print(f"{row[0]:>8}  {' '.join(row[2:]).removesuffix(' - -')}")
+    if args.callers:
+        counts = callers(args.out, functions, set(args.callers.split(",")))
+        total = sum(counts.values())
+        print(f"\nthe {total} samples in {args.callers}, by the kernel they return to:")
+        for name, count in counts.most_common(15):
+            print(f"{100 * count / max(total, 1):7.1f}%  {name}")
 
 
 if __name__ == "__main__":
