@@ -33,6 +33,19 @@ def test_the_same_sections_and_code_reuse_the_answer(memo, monkeypatch):
     assert ask(config) == "ok" and len(calls) == 3
 
 
+def test_removing_a_data_set_asks_again(memo):
+    # the study's data sets must be configured ones: a config without one of them is another
+    # question, though its sections are the same (its specs' contents are not read)
+    ask, calls = memo
+    config = {"sensitivity": {"datasets": ["german"]},
+              "datasets": {"german": {"file": "a"}, "pima": {"file": "b"}}}
+    assert ask(config) == "ok" and ask({**config, "datasets": {"german": {"file": "c"},
+                                                                "pima": {}}}) == "ok"
+    assert calls == ["ok"]
+    with pytest.raises(ConfigError):
+        ask({**config, "datasets": {"pima": {}}}, ConfigError("sensitivity.datasets: german"))
+
+
 def test_an_error_is_raised_every_time(memo):
     ask, calls = memo
     config = {"algorithms": {"A": {"learner": "C45", "params": {"confidence": 2}}}}

@@ -4,8 +4,9 @@ Parsing the Snakefile checks every configured learner's parameters (``config.che
 and plans the sensitivity study, whose cell names need the learners' default parameters
 (``experiment.sensitivity.plan``). Both import the learner classes, and with them scikit-learn
 and SciPy's statistics: a dry run of the tiny test config takes 5.6-5.9 CPU-seconds, 3.4-3.8
-once its answers are remembered. They depend only on the config sections ``SECTIONS`` and on
-the code ``CODE``, so a run stores them (as JSON) under a digest of both, in the package's
+once its answers are remembered. They depend only on the config sections ``SECTIONS``, the
+names of the configured data sets (the study's must be among them) and the code ``CODE``, so a
+run stores them (as JSON) under a digest of these, in the package's
 ``__pycache__/parse/``, and a later run with the same sections and code reads them instead. A
 config found invalid is never stored: its error is raised again, message and all. Where the
 directory cannot be written the answers are computed every time, as before.
@@ -27,11 +28,12 @@ DIRECTORY = Path(__file__).resolve().parent / "__pycache__" / "parse"
 
 
 def remembered(name: str, config: dict, compute: Callable[[], object]):
-    """``compute()`` (a JSON value), or what it returned before for the same config sections
-    and code."""
+    """``compute()`` (a JSON value), or what it returned before for the same config sections,
+    data set names and code."""
     from weightboost.experiment.provenance import package_digest
 
-    key = json.dumps([name, {s: config.get(s) for s in SECTIONS}, package_digest(*CODE)],
+    key = json.dumps([name, {s: config.get(s) for s in SECTIONS},
+                      sorted(config.get("datasets") or {}), package_digest(*CODE)],
                      sort_keys=True, default=repr)
     path = DIRECTORY / f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
     try:
