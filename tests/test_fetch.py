@@ -12,7 +12,7 @@ import pytest
 from conftest import CLOSED_URL, FIXTURE_MIRROR
 from weightboost.data.download import DownloadError, RetryPolicy, http_get
 from weightboost.data.fetch import FetchSettings, fetch_raw, resolve_mirror
-from weightboost.data.uci import DatasetSpec
+from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
 
 FAST = RetryPolicy(attempts=3, backoff_seconds=0.0, timeout_seconds=5)

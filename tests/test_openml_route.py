@@ -8,7 +8,8 @@ import pytest
 
 from conftest import FIXTURE_MIRROR, FIXTURES
 from weightboost.data.fetch import FetchSettings, fetch_raw
-from weightboost.data.uci import DatasetSpec, build_canonical, write_canonical
+from weightboost.data.spec import DatasetSpec
+from weightboost.data.uci import build_canonical, write_canonical
 from weightboost.errors import ChecksumError
 from weightboost.fileio import sha256_bytes
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from weightboost.data.uci import DatasetSpec, build_canonical, load_table, write_canonical
+from weightboost.data.spec import DatasetSpec
+from weightboost.data.uci import build_canonical, load_table, write_canonical
 from weightboost.errors import ConfigError, InputFileError
 from weightboost.fileio import sha256_bytes
 

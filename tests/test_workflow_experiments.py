@@ -80,9 +80,10 @@ def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
     more = copy.deepcopy(config)
     more["experiment"]["algorithms"] = ["C4.5", "AdaBoost", "WeightBoost", "EpsilonBoost"]
     more["run"] = "more_algorithms"
-    jobs = scheduled("\n".join(run_snakemake(workdir, more, "experiments", "-n")
-                               .stdout.splitlines()))
-    assert jobs.get("uci_cell") == 3 * 2  # datasets x noise levels
+    dry = run_snakemake(workdir, more, "experiments", "-n")
+    jobs = scheduled(dry.stdout)
+    # datasets x noise levels
+    assert jobs.get("uci_cell") == 3 * 2, dry.stdout[-3000:] + dry.stderr[-3000:]
 
 
 def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from weightboost.data.uci import DatasetSpec
+from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError, UnknownDatasetError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

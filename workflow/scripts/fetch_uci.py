@@ -1,7 +1,7 @@
 """Snakemake job: fetch and verify one raw UCI file (see weightboost.data.fetch)."""
 
 from weightboost.data.fetch import FetchSettings, fetch_raw
-from weightboost.data.uci import DatasetSpec
+from weightboost.data.spec import DatasetSpec
 from weightboost.workflow_support import run_step
 
 

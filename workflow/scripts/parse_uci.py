@@ -2,7 +2,8 @@
 
 import json
 
-from weightboost.data.uci import DatasetSpec, write_canonical
+from weightboost.data.spec import DatasetSpec
+from weightboost.data.uci import write_canonical
 from weightboost.workflow_support import run_step
 
 

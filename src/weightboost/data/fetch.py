@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from weightboost.data.download import DownloadError, RetryPolicy, extract_member, http_get
-from weightboost.data.uci import DatasetSpec
+from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
 from weightboost.fileio import sha256_bytes, write_bytes_atomic, write_json_atomic
 

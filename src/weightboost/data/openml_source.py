@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from weightboost.data.fetch import FetchSettings, SourceSkipped
-from weightboost.data.uci import DatasetSpec
+from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError
 
 OPENML_SERVER = "https://www.openml.org/api/v1/xml"
