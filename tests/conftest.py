@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import fcntl
+import hashlib
 import http.server
 import json
 import os
@@ -214,8 +215,11 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
     """Run the project's Snakefile in ``workdir`` with ``config`` on 2 cores (under an executor:
     at most 2 per grouped submission); return the CompletedProcess."""
     workdir.mkdir(parents=True, exist_ok=True)
-    config_path = workdir / "test-config.yaml"
-    config_path.write_text(yaml.safe_dump(config, sort_keys=False))
+    # named by content: tests that run in one shared directory (the tiny run's) from two
+    # processes (`pytest -n 2` without --dist loadfile) must not overwrite each other's config
+    text = yaml.safe_dump(config, sort_keys=False)
+    config_path = workdir / f"test-config-{hashlib.sha256(text.encode()).hexdigest()[:12]}.yaml"
+    config_path.write_text(text)
     run_env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
     run_env.update(env or {})
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
