@@ -24,8 +24,8 @@ from weightboost.c45.criteria import SMALL
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  add_class_weights, grow_nodes, new_tree, partition,
-                                  store_instances)
+                                  add_class_weights, branch_of, grow_nodes, new_tree,
+                                  partition, store_instances)
 
 
 @njit(cache=True)
@@ -83,8 +83,7 @@ def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, br
     m = rows.shape[0]
     if is_nominal:
         for i in range(m):
-            value = XT[a, rows[i]]
-            branch[i] = -1 if np.isnan(value) else int(value)
+            branch[i] = branch_of(XT[a, rows[i]], True, 0.0)
         return
     unstored = (0 if 0.0 <= threshold else 1) if implicit else -1
     for i in range(m):
@@ -193,13 +192,13 @@ def grow(view, y, n_classes, w_root, settings):
                       view.rows.copy(), view.vals.copy(), np.arange(n_slots).astype(np.int64))
     stack = [(0, root)]
     scratch = make_scratch(n_attributes, n_classes, n)
-    nominal_buffers = make_nominal_buffers(view.XT, view.nominal, view.n_values, n_classes)
     position = np.empty(n_attributes, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
     for a in range(n_attributes):
         if view.num_slot[a] >= 0:
             slot_attr[view.num_slot[a]] = a
     nominal_attrs = np.flatnonzero(view.nominal).astype(np.int64)
+    nominal_buffers = make_nominal_buffers(view.XT, nominal_attrs, view.n_values, n_classes)
     # one node's buffers, reused at every node (a node holds each row at most once, so at
     # most n instances)
     max_branches = max(2, view.n_values.max() if n_attributes else 2)

@@ -25,6 +25,7 @@ from numba import njit
 
 from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
                                       gain_without_tolerance, lnfunc, new_ent, old_ent)
+from weightboost.c45.tree import branch_of
 
 LOG2 = math.log(2.0)
 
@@ -528,27 +529,23 @@ def nominal_splits(candidates, nominal, n_values, local_y, rows, w, node_weight,
 
 
 @njit(cache=True)
-def make_nominal_buffers(XT, nominal, n_values, n_classes):
-    """``nominal_splits``' buffers for one tree: the codes of the nominal attributes (rows of
-    ``XT`` flagged ``nominal``) row by row, as int32, -1 where missing; each nominal
-    attribute's column there (-1 for a numeric one); and a table per nominal attribute."""
+def make_nominal_buffers(XT, nominal_attrs, n_values, n_classes):
+    """``nominal_splits``' buffers for one tree: the codes of the nominal attributes
+    ``nominal_attrs`` (rows of ``XT``, ascending) row by row, as int32, their branches
+    (``branch_of``: -1 where missing); each attribute's column there (-1 for a numeric one);
+    and a table per nominal attribute."""
     n_attributes, n = XT.shape
+    n_nominal = nominal_attrs.shape[0]
     column = np.full(n_attributes, -1, dtype=np.int64)
-    n_nominal = 0
     max_values = 1
-    for a in range(n_attributes):
-        if nominal[a]:
-            column[a] = n_nominal
-            n_nominal += 1
-            max_values = max(max_values, n_values[a])
+    for t in range(n_nominal):
+        column[nominal_attrs[t]] = t
+        max_values = max(max_values, n_values[nominal_attrs[t]])
     codes = np.empty((n, n_nominal), dtype=np.int32)
-    for a in range(n_attributes):
-        t = column[a]
-        if t < 0:
-            continue
+    for t in range(n_nominal):
+        a = nominal_attrs[t]
         for r in range(n):
-            value = XT[a, r]
-            codes[r, t] = -1 if np.isnan(value) else int(value)
+            codes[r, t] = branch_of(XT[a, r], True, 0.0)
     return codes, column, np.empty((n_nominal, max_values + 1, n_classes + 1))
 
 
