@@ -144,3 +144,44 @@ def test_stored_entries_are_the_stable_sort_of_each_attribute_filtered():
             lo, hi = view.ptr[s], view.ptr[s + 1]
             np.testing.assert_array_equal(view.rows[lo:hi], order[keep])
             assert view.vals[lo:hi].tobytes() == X[order[keep], s].tobytes()
+
+
+@pytest.mark.parametrize("kind", ["pool", "spread", "rounded"])
+def test_sort_segments_is_a_stable_sort_of_every_segment(kind):
+    # the presort of dense and sparse input alike (a radix sort of the values' bits): the order
+    # of a stable comparison sort, in which -0.0 and 0.0 tie, for values sharing all, some or
+    # none of their bytes: signs, subnormals, huge values, empty and one-entry segments
+    from weightboost.c45.data import sort_segments
+
+    rng = np.random.default_rng(11)
+    pool = np.array([0.0, -0.0, 1e-310, -1e-310, 5e-324, 1.0, -1.0, 2.5, 1e300, -1e300, 0.1,
+                     0.2, 0.30000000000000004, 0.3, -0.3])
+    for _ in range(200):
+        sizes = rng.integers(0, 120, int(rng.integers(1, 5)))
+        ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        n = int(ptr[-1])
+        vals = {"pool": lambda: rng.choice(pool, n),
+                "spread": lambda: rng.normal(size=n) * 10.0 ** rng.integers(-300, 300, n),
+                "rounded": lambda: np.round(rng.normal(size=n), 1)}[kind]()
+        rows = rng.permutation(n).astype(np.int32)
+        sorted_rows, sorted_vals = rows.copy(), vals.copy()
+        sort_segments(ptr, sorted_rows, sorted_vals)
+        for s in range(len(ptr) - 1):
+            lo, hi = ptr[s], ptr[s + 1]
+            order = np.argsort(vals[lo:hi], kind="stable")
+            np.testing.assert_array_equal(sorted_rows[lo:hi], rows[lo:hi][order])
+            assert sorted_vals[lo:hi].tobytes() == vals[lo:hi][order].tobytes()
+
+
+def test_sparse_entries_are_the_stable_sort_of_each_column():
+    from weightboost.c45.data import prepare
+
+    X, _, _ = sparse_data(7)
+    X[::7, 3] = 0.5  # ties
+    view = prepare(sp.csr_matrix(X)).view
+    for s in range(X.shape[1]):
+        order = np.argsort(X[:, s], kind="stable")
+        order = order[X[order, s] != 0.0]
+        lo, hi = view.ptr[s], view.ptr[s + 1]
+        np.testing.assert_array_equal(view.rows[lo:hi], order)
+        assert view.vals[lo:hi].tobytes() == X[order, s].tobytes()

@@ -164,17 +164,13 @@ def prepare_sparse(X) -> C45Data:
     if not np.all(np.isfinite(csc.data)):
         raise ValueError("sparse X must hold finite values (missing values need dense input)")
     n, d = csc.shape
-    col_rows = np.empty(csc.nnz, dtype=np.int32)
-    col_vals = np.empty(csc.nnz)
-    for j in range(d):
-        lo, hi = csc.indptr[j], csc.indptr[j + 1]
-        order = np.argsort(csc.data[lo:hi], kind="stable")
-        col_rows[lo:hi] = csc.indices[lo:hi][order]
-        col_vals[lo:hi] = csc.data[lo:hi][order]
+    ptr = csc.indptr.astype(np.int64)
+    col_rows, col_vals = csc.indices.astype(np.int32), csc.data.copy()
+    sort_segments(ptr, col_rows, col_vals)  # ties keep CSC's row order
     XT = csc.T.toarray()  # (d, n) C order, written in one pass (the transpose of CSC is CSR)
     nominal, n_values = np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64)
-    view = _view(XT, nominal, n_values, np.arange(d, dtype=np.int64),
-                 csc.indptr.astype(np.int64), col_rows, col_vals, np.ones(d, dtype=bool))
+    view = _view(XT, nominal, n_values, np.arange(d, dtype=np.int64), ptr, col_rows, col_vals,
+                 np.ones(d, dtype=bool))
     return C45Data(XT.T, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
 
 
@@ -226,19 +222,75 @@ def _sorted_entries(values, implicit_zero):
         ptr[s + 1] = ptr[s] + count
     rows = np.empty(ptr[n_slots], dtype=np.int32)
     vals = np.empty(ptr[n_slots])
-    stored = np.empty(n, dtype=np.int64)
+    q = 0
     for s in range(n_slots):
-        count = 0
         for r in range(n):
             if _stored(values[s, r], implicit_zero[s]):
-                stored[count] = r
-                count += 1
-        order = np.argsort(values[s][stored[:count]], kind="mergesort")
-        for q in range(count):
-            r = stored[order[q]]
-            rows[ptr[s] + q] = r
-            vals[ptr[s] + q] = values[s, r]
+                rows[q] = r
+                vals[q] = values[s, r]
+                q += 1
+    sort_segments(ptr, rows, vals)
     return ptr, rows, vals
+
+
+@njit(cache=True, inline="always")
+def _order_key(value):
+    """An unsigned integer that orders as the float ``value`` (not NaN) does, with -0.0 and 0.0
+    equal: the bits of a positive value with the sign bit set, those of a negative one
+    inverted."""
+    bits = np.float64(0.0 if value == 0.0 else value).view(np.uint64)
+    return ~bits if bits >> np.uint64(63) else bits | np.uint64(1 << 63)
+
+
+@njit(cache=True)
+def sort_segments(ptr, rows, vals):
+    """Sort each segment ``ptr[s]:ptr[s + 1]`` of (rows, vals) by value in place, stably (ties
+    keep their order): the order of ``np.argsort(kind="stable")``, which compares -0.0 and 0.0
+    as equal. No NaN. A least-significant-digit radix sort of the values' ``_order_key``, a
+    byte per pass, skipping the bytes that all the segment's keys share (2-3 times faster than
+    numba's merge sort on the UCI tables, where many values share their high bytes)."""
+    largest = 0
+    for s in range(ptr.shape[0] - 1):
+        largest = max(largest, ptr[s + 1] - ptr[s])
+    keys, other_keys = np.empty(largest, dtype=np.uint64), np.empty(largest, dtype=np.uint64)
+    order, other_order = np.empty(largest, dtype=np.int64), np.empty(largest, dtype=np.int64)
+    counts = np.empty((8, 257), dtype=np.int64)  # per byte: how many keys have each value
+    segment_rows, segment_vals = np.empty(largest, dtype=rows.dtype), np.empty(largest)
+    for s in range(ptr.shape[0] - 1):
+        lo, count = ptr[s], ptr[s + 1] - ptr[s]
+        counts[:, :] = 0
+        for q in range(count):
+            key = _order_key(vals[lo + q])
+            keys[q] = key
+            order[q] = q
+            for byte in range(8):
+                counts[byte, ((key >> np.uint64(8 * byte)) & np.uint64(255)) + 1] += 1
+        source_keys, source_order, target_keys, target_order = keys, order, other_keys, other_order
+        for byte in range(8):
+            shared = False
+            for value in range(1, 257):
+                if counts[byte, value] == count:
+                    shared = True
+                    break
+            if shared:
+                continue
+            start = counts[byte]  # becomes each byte value's next position
+            for value in range(1, 257):
+                start[value] += start[value - 1]
+            shift = np.uint64(8 * byte)
+            for q in range(count):
+                key = source_keys[q]
+                value = (key >> shift) & np.uint64(255)
+                target_keys[start[value]] = key
+                target_order[start[value]] = source_order[q]
+                start[value] += 1
+            source_keys, target_keys = target_keys, source_keys
+            source_order, target_order = target_order, source_order
+        for q in range(count):
+            segment_rows[q], segment_vals[q] = rows[lo + q], vals[lo + q]
+        for q in range(count):
+            rows[lo + q] = segment_rows[source_order[q]]
+            vals[lo + q] = segment_vals[source_order[q]]
 
 
 def prepare(X, nominal_features=None) -> C45Data:
