@@ -14,7 +14,17 @@ becomes the job's exit status. Snakemake still schedules every cell as its own j
 changed cells are computed; ``--cores`` bounds the children), and a job killed by Snakemake
 takes its child with it.
 
-Where no server answers (a cluster executor, a platform without Linux's abstract sockets,
+In a SLURM job (the SLURM executor's submissions; a grouped one runs up to 20 cells) hooks do
+not run, and each cell runs in a job step of its own, through ``srun`` and a Snakemake of its
+own, from the job's *batch step*, where the Snakemake that runs the group reads the workflow.
+That Snakemake starts the server for its cells as it reads the workflow
+(``workflow/rules/common.smk``, ``in_batch_step``); the server lives in the batch step, which
+lasts the whole job (a process started inside a job step would end with it), leaves with that
+Snakemake, and logs to ``logs/warm_server.slurm-<job id>.log``. A cell's job step then holds
+only the job's own process, which waits for its answer; the cell's work runs in the batch
+step, within the job's allocation.
+
+Where no server answers (another cluster executor, a platform without Linux's abstract sockets,
 ``WEIGHTBOOST_WARM=off``, a server that is still starting or failed to start) the job runs in
 its own process as before; the tables are byte-identical either way (tested). The server
 accepts requests only from processes of its own user, and only the job names of ``JOBS``.
@@ -347,9 +357,22 @@ def serve(name: str, parent: int) -> None:
     server.serve_forever(poll_interval=0.5)
 
 
-def start(workdir: str | os.PathLike = ".") -> str | None:
-    """Start the run's server (from Snakemake's ``onstart``); set ``WEIGHTBOOST_WARM`` for the
-    jobs. Returns its socket name, or None where warm workers are off or unavailable."""
+def in_batch_step() -> bool:
+    """Whether this process runs in the batch step of a SLURM job: ``SLURM_JOB_ID`` is set,
+    and ``SLURM_STEP_ID`` is not (``srun`` sets it in every job step it starts)."""
+    return "SLURM_JOB_ID" in os.environ and "SLURM_STEP_ID" not in os.environ
+
+
+def batch_step_log() -> str:
+    """The server log of a SLURM job's batch step: one per job, as a cluster's jobs share the
+    working directory."""
+    return f"logs/warm_server.slurm-{os.environ['SLURM_JOB_ID']}.log"
+
+
+def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None:
+    """Start the run's server (from Snakemake's ``onstart``, or in a SLURM job's batch step);
+    set ``WEIGHTBOOST_WARM`` for the jobs. Returns its socket name, or None where warm workers
+    are off or unavailable. ``log``: the server's log, relative to ``workdir``."""
     import subprocess
     from pathlib import Path
 
@@ -357,7 +380,7 @@ def start(workdir: str | os.PathLike = ".") -> str | None:
     if os.environ.get(ENV) == "off" or not available():
         return None
     name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
-    log = Path(workdir) / SERVER_LOG
+    log = Path(workdir) / log
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "a") as handle:
         _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,

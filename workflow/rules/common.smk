@@ -40,6 +40,12 @@ onstart:
     if workflow.local_exec and warm.JOBS.keys() & {j.rule.name for j in workflow.dag.needrun_jobs()}:
         warm.start()
 
+# A SLURM job's Snakemake (the batch step's, which runs a submission's cells, each in a job step
+# of its own) runs no hooks: it starts the server for its cells here, as it reads the workflow.
+# The server leaves with it (weightboost.warm, "In a SLURM job").
+if workflow.remote_exec and warm.in_batch_step():
+    warm.start(log=warm.batch_step_log())
+
 
 onsuccess:
     warm.stop()
