@@ -42,6 +42,7 @@ def answering(name: str, timeout: float = 60) -> bool:
 @pytest.fixture
 def server(tmp_path, monkeypatch):
     monkeypatch.delenv(warm.ENV, raising=False)
+    monkeypatch.delenv(warm.LOG_ENV, raising=False)
     name = warm.start(tmp_path)
     assert name and answering(name)
     yield name
@@ -180,6 +181,7 @@ def test_a_job_bypasses_a_server_that_starts_no_worker(tiny_run, tmp_path, serve
                       **cell_kwargs(tiny_run, tmp_path / "stuck.csv"))
     assert status == 0 and (tmp_path / "stuck.csv").exists()
     assert "started no worker within 2 s (stopped it;" in err
+    assert f"see {tmp_path / warm.SERVER_LOG})" in err  # the log of the server it asked
     assert warm._server.wait(timeout=10) == -signal.SIGKILL
     status, err = run("uci_cell", str(tmp_path / "later.log"),
                       **cell_kwargs(tiny_run, tmp_path / "later.csv"))

@@ -55,6 +55,7 @@ import sys
 import threading
 
 ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs of a run
+LOG_ENV = "WEIGHTBOOST_WARM_LOG"    # the path of its log, set beside it
 JOBS = {                            # job name -> the function that does the job's work
     "uci_cell": "weightboost.experiment.jobs:uci_cell",
     "sensitivity_cell": "weightboost.experiment.jobs:sensitivity_cell",
@@ -111,19 +112,24 @@ def _remote(conn, name, job, log, kwargs) -> int:
     except TimeoutError:
         stopped = _stop_stuck_server(conn, name)
         print(f"the warm server started no worker within {START_TIMEOUT:g} s "
-              f"({'stopped it' if stopped else 'left it alone'}; see {SERVER_LOG}); running the "
+              f"({'stopped it' if stopped else 'left it alone'}; see {_server_log()}); running the "
               "job in this process", file=sys.stderr)
         return _local(job, log, kwargs)
     conn.settimeout(None)
     reply = reader.readline() if started else b""
     if not reply:  # the server went away (stopped, or failed to warm up): do the job here
-        print(f"the warm worker ended without an answer (see {SERVER_LOG}); running the job "
+        print(f"the warm worker ended without an answer (see {_server_log()}); running the job "
               "in this process", file=sys.stderr)
         return _local(job, log, kwargs)
     answer = json.loads(reply)
     if answer.get("stderr"):
         print(answer["stderr"], file=sys.stderr, end="")
     return int(answer["status"])
+
+
+def _server_log() -> str:
+    """The log of the server this job asked: a run's, or a SLURM job's (``start``)."""
+    return os.environ.get(LOG_ENV, SERVER_LOG)
 
 
 def _stop_stuck_server(conn, name: str) -> bool:
@@ -380,13 +386,14 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
     if os.environ.get(ENV) == "off" or not available():
         return None
     name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
-    log = Path(workdir) / log
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "a") as handle:
+    log_path = Path(workdir) / log
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "a") as handle:
         _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
                                     str(os.getpid())], stdin=subprocess.DEVNULL,
                                    stdout=handle, stderr=handle, cwd=workdir)
     os.environ[ENV] = name
+    os.environ[LOG_ENV] = str(log_path)
     return name
 
 
@@ -403,6 +410,7 @@ def stop() -> None:
             _server.kill()
     _server = None
     os.environ.pop(ENV, None)
+    os.environ.pop(LOG_ENV, None)
 
 
 def main(argv: list[str]) -> int:
