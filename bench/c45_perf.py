@@ -112,6 +112,28 @@ def callers(perf_data: str, functions: list, leaves: set) -> Counter:
     return counts
 
 
+def load_set(name: str, data_dir: str):
+    """(prepared data, labels) of a UCI table in ``data_dir`` (``snakemake data``), or for
+    ``r-<category>`` the sparse Reuters training matrix one-vs-rest (``snakemake reuters``)."""
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from c45_speed import as_array
+
+    from weightboost.c45 import prepare
+    from weightboost.data.uci import load_table
+
+    if name.startswith("r-"):
+        from weightboost.reuters.stage import load_matrices
+
+        X, _, labels, _, categories = load_matrices(
+            ROOT / "data/processed/reuters/matrices.npz")
+        return prepare(X), np.where(labels[:, categories.index(name[2:])] == 1, 1, -1)
+    X, y = load_table(Path(data_dir) / f"{name}.csv")
+    nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
+    return prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
+
+
 def boosting_weightings(data, y, rounds: int, booster: str) -> list:
     """The weights of every tree of a ``rounds``-round ``booster`` ("weightboost": WeightBoost,
     beta 0.5; "weightdecay": Weight Decay, C 0.003) on (data, y), in order (it stops early
@@ -153,27 +175,13 @@ def main():
 
     import numpy as np
 
-    sys.path.insert(0, str(ROOT / "bench"))
-    from c45_speed import as_array
-
     import weightboost.c45.grow as grow
     import weightboost.c45.predict as predict
     import weightboost.c45.prune as prune
     import weightboost.c45.tree as tree
-    from weightboost.c45 import C45, prepare
-    from weightboost.data.uci import load_table
+    from weightboost.c45 import C45
 
-    if args.set.startswith("r-"):
-        from weightboost.reuters.stage import load_matrices
-
-        X, _, labels, _, categories = load_matrices(
-            ROOT / "data/processed/reuters/matrices.npz")
-        data = prepare(X)
-        y = np.where(labels[:, categories.index(args.set[2:])] == 1, 1, -1)
-    else:
-        X, y = load_table(Path(args.data) / f"{args.set}.csv")
-        nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
-        data, y = prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
+    data, y = load_set(args.set, args.data)
     if args.weights == "gamma":
         rng = np.random.default_rng(0)
         weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]

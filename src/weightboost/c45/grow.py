@@ -20,15 +20,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import SMALL
+from weightboost.c45.criteria import SMALL, row_total_and_max
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  add_class_weights, branch_of, grow_nodes, new_tree,
+                                  branch_of, grow_nodes, new_tree,
                                   partition, store_instances)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs, position,
                     live, candidates):
     """The numeric attributes still live at a node (two stored values more than 1e-5 apart, or
@@ -74,7 +74,7 @@ def live_attributes(implicit_zero, ptr, vals, slots, m, slot_attr, nominal_attrs
     return n_live, candidates[:q]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, branch):
     """``branch[i]``: the branch of every instance of the node (``rows``) for the split on
     attribute a, -1 where its value is missing: a nominal attribute's code in ``XT``, else the
@@ -92,7 +92,7 @@ def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, br
         branch[loc[k]] = 0 if vals[k] <= threshold else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def split_entries(sample, live, n_live, branch, local, child_start, offsets):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
     instance whose split value is missing goes to every child that received the instance.
@@ -217,16 +217,17 @@ def grow(view, y, n_classes, w_root, settings):
         # here rather than as a kernel of its own, whose nine array arguments cost 3 % of a
         # German credit tree in reference counts. (A new node's ``dist`` row is zero.)
         rows, w = sample.rows, sample.w
-        totals = dist[node]
-        add_class_weights(totals, y, rows, w)
-        total = totals.sum()
+        for i in range(m):
+            dist[node, y[rows[i]]] += w[i]
+        total, most = row_total_and_max(dist, node)
         empty[node] = abs(total) < SMALL
         store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
         inst[node, 0] = start
         inst[node, 1] = m
         node_int[node, NCHILD] = 0
-        if total - 2.0 * settings.min_obj < -SMALL or abs(total - totals.max()) < SMALL:
+        if total - 2.0 * settings.min_obj < -SMALL or abs(total - most) < SMALL:
             continue  # a leaf
+        totals = dist[node]
         local_y = local_y_buffer[:m]  # the instances' classes, for this node only
         for i in range(m):
             local_y[i] = y[rows[i]]

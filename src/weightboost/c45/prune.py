@@ -18,13 +18,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import SMALL, estimated_errors
+from weightboost.c45.criteria import (SMALL, estimated_errors, row_estimated_errors,
+                                      row_total_and_max)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
                                   class_totals, copy_into, partition,
                                   store_instances)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_leaf(node_int, k):
     return node_int[k, NCHILD] <= 0
 
@@ -49,10 +50,12 @@ def collapse(node_int, dist, root):
             depth -= 1
             j = inner[depth]
             if _is_leaf(node_int, j):
-                subtree_errors += dist[j].sum() - dist[j].max()
+                total, most = row_total_and_max(dist, j)
+                subtree_errors += total - most
             else:
                 depth = push_children(inner, depth, node_int, j)
-        node_errors = dist[k].sum() - dist[k].max()
+        total, most = row_total_and_max(dist, k)
+        node_errors = total - most
         if subtree_errors >= node_errors - 1e-3:
             node_int[k, NCHILD] = 0
         else:
@@ -101,11 +104,11 @@ def _route(view, node_int, node_float, k, rows, w):
     return child_rows, child_w, share
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def largest_branch(node_float, dist, k, first, n_children):
     """J48's ``Distribution.maxBag``: the heaviest branch of node k, the last one on a tie
     (within 1e-6). A branch's bag is its share of the node's weight."""
-    total = dist[k].sum()
+    total, _ = row_total_and_max(dist, k)
     best = -1
     heaviest = 0.0
     for c in range(n_children):
@@ -168,14 +171,14 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
         if _is_leaf(node_int, j):
             for c in range(added.shape[1]):  # the leaf's class weights with the added ones,
                 added[j, c] += dist[j, c]     # in place of a new array per leaf
-            errors += estimated_errors(added[j], cf, z)
+            errors += row_estimated_errors(added, j, cf, z)
             added[j] = 0.0
         else:
             top = push_children(walk, top, node_int, j)
     return errors
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _all_known(missing, node_int, k, largest, walk):
     """Whether no training instance misses the split value of node k or of any split in the
     subtree of its child ``largest``. Then the largest branch's own instances, sent down it
@@ -230,7 +233,7 @@ def _subtree_errors(node_int, dist, k, cf, z, leaf_errors, walk):
         j = walk[top]
         if _is_leaf(node_int, j):
             if np.isnan(leaf_errors[j]):
-                leaf_errors[j] = estimated_errors(dist[j], cf, z)
+                leaf_errors[j] = row_estimated_errors(dist, j, cf, z)
             errors += leaf_errors[j]
         else:
             top = push_children(walk, top, node_int, j)
@@ -276,7 +279,7 @@ def prune(view, missing, y, n_classes, tree, settings):
                                                    dist, largest, rows, w, cf, z)
         else:
             errors_branch = np.inf
-        errors_leaf = estimated_errors(dist[k], cf, z)
+        errors_leaf = row_estimated_errors(dist, k, cf, z)
         errors_tree = _subtree_errors(node_int, dist, k, cf, z, leaf_errors, walk)
         if errors_leaf - (errors_tree + 0.1) < SMALL and \
                 errors_leaf - (errors_branch + 0.1) < SMALL:

@@ -105,7 +105,7 @@ def grow_nodes(node_int, node_float, empty, dist, inst, needed):
     return ni, nf, em, di, ins
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store_instances(store_rows, store_w, used, rows, w):
     """Append (rows, w) to the flat instance store; returns (rows, w, start, new used)."""
     needed = used + rows.shape[0]
@@ -145,7 +145,7 @@ def class_totals(y, rows, w, n_classes):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partition(rows, w, branch, share, n_branches, local, offsets):
     """Split a node's instances between its branches (Weka's ClassifierSplitModel.split).
 
