@@ -134,6 +134,20 @@ def load_set(name: str, data_dir: str):
     return prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)
 
 
+WEIGHTINGS = ("gamma", "weightboost", "weightdecay")
+
+
+def tree_weightings(data, y, trees: int, kind: str) -> list:
+    """The weights of ``trees`` trees: gamma(1) draws (seed 0), or with ``kind``
+    "weightboost" or "weightdecay" those of a booster's rounds (``boosting_weightings``)."""
+    import numpy as np
+
+    if kind == "gamma":
+        rng = np.random.default_rng(0)
+        return [rng.gamma(1.0, size=len(y)) for _ in range(trees)]
+    return boosting_weightings(data, y, trees, kind)
+
+
 def boosting_weightings(data, y, rounds: int, booster: str) -> list:
     """The weights of every tree of a ``rounds``-round ``booster`` ("weightboost": WeightBoost,
     beta 0.5; "weightdecay": Weight Decay, C 0.003) on (data, y), in order (it stops early
@@ -163,8 +177,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="spambase")
     parser.add_argument("--trees", type=int, default=300)
-    parser.add_argument("--weights", choices=["gamma", "weightboost", "weightdecay"],
-                        default="gamma")
+    parser.add_argument("--weights", choices=WEIGHTINGS, default="gamma")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "c45.perf.data"))
     parser.add_argument("--callers", default="",
@@ -173,8 +186,6 @@ def main():
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-perf-")  # compile afresh
 
-    import numpy as np
-
     import weightboost.c45.grow as grow
     import weightboost.c45.predict as predict
     import weightboost.c45.prune as prune
@@ -182,11 +193,7 @@ def main():
     from weightboost.c45 import C45
 
     data, y = load_set(args.set, args.data)
-    if args.weights == "gamma":
-        rng = np.random.default_rng(0)
-        weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
-    else:
-        weights = boosting_weightings(data, y, args.trees, args.weights)
+    weights = tree_weightings(data, y, args.trees, args.weights)
     C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
     functions = write_perf_map([grow, prune, predict, tree])
     print(f"{len(functions)} compiled functions named", file=sys.stderr)

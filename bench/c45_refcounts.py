@@ -30,6 +30,9 @@ from llvmlite import ir
 from numba.core.runtime import nrtdynmod
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from c45_perf import WEIGHTINGS, load_set, tree_weightings  # noqa: E402 (compiles nothing)
+
 COUNTS = (ctypes.c_int64 * 2)()  # increments, decrements
 PHASES = ("grow", "collapse", "prune", "compact")
 
@@ -56,16 +59,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="cmc,german,spambase")
     parser.add_argument("--trees", type=int, default=50)
-    parser.add_argument("--weights", choices=["gamma", "weightboost", "weightdecay"],
-                        default="weightboost")
+    parser.add_argument("--weights", choices=WEIGHTINGS, default="weightboost")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
     args = parser.parse_args()
     count_reference_updates()  # before anything compiles or loads a kernel
-
-    import numpy as np
-
-    sys.path.insert(0, str(ROOT / "bench"))
-    from c45_perf import boosting_weightings, load_set
 
     import weightboost.c45.estimator as estimator
     from weightboost.c45 import C45
@@ -87,11 +84,7 @@ def main():
     print("|" + "---|" * (2 + 2 * len(PHASES)))
     for name in args.sets.split(","):
         data, y = load_set(name, args.data)
-        if args.weights == "gamma":
-            rng = np.random.default_rng(0)
-            weights = [rng.gamma(1.0, size=len(y)) for _ in range(args.trees)]
-        else:
-            weights = boosting_weightings(data, y, args.trees, args.weights)
+        weights = tree_weightings(data, y, args.trees, args.weights)
         C45().fit(data, y, sample_weight=weights[0])  # compiled or loaded outside the count
         per_phase.clear()
         for w in weights:
