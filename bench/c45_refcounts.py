@@ -2,6 +2,7 @@
 
     python bench/c45_refcounts.py [--sets cmc,german,spambase] [--trees 50]
                                   [--weights gamma|weightboost|weightdecay]
+    python bench/c45_refcounts.py --sites [--set cmc]
 
 Every array a compiled kernel receives, slices or reads from a record is reference counted by
 numba's runtime (NRT), and each update is an atomic instruction: 4-5 ns on the Intel machines
@@ -16,14 +17,25 @@ they call the runtime's functions by name.
 Prints, per set, the increments and decrements per tree of the grower (``grow``), the
 collapse, the pruner and the final compaction. The trees are those of ``bench/c45_perf.py``
 (same sets and weights).
+
+``--sites`` says where they are: it compiles the kernels afresh (into a temporary cache: the
+LLVM IR exists only after a compilation) and lists, for each kernel of the grower and the
+pruner, the ``NRT_incref``/``NRT_decref`` calls that the optimised IR keeps inside loops, by
+loop depth (natural loops of the control-flow graph), with the value each one counts: an
+argument (``%arg.sample.3.0``: field 3 of the record argument ``sample``) or an unnamed
+temporary. Calls in a loop run at every iteration; an inlined function's array arguments
+often show up there.
 """
 
 from __future__ import annotations
 
 import argparse
 import ctypes
+import os
+import re
 import sys
-from collections import Counter
+import tempfile
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from llvmlite import ir
@@ -55,13 +67,96 @@ def count_reference_updates():
     nrtdynmod._define_atomic_inc_dec = counting
 
 
+def loop_depths(blocks: dict, order: list) -> dict:
+    """Loop depth of each basic block (name -> instruction lines, ``order[0]`` the entry): the
+    number of natural loops (a back edge's header and the blocks that reach its source without
+    passing the header) that contain it."""
+    successors = {b: [t for t in re.findall(r"label %([\w.$-]+)", " ".join(lines)) if t in blocks]
+                  for b, lines in blocks.items()}
+    predecessors = defaultdict(list)
+    for b, targets in successors.items():
+        for t in targets:
+            predecessors[t].append(b)
+    dominators = {b: set(order) for b in order}
+    dominators[order[0]] = {order[0]}
+    changed = True
+    while changed:
+        changed = False
+        for b in order[1:]:
+            incoming = [dominators[p] for p in predecessors[b]]
+            new = {b} | (set.intersection(*incoming) if incoming else set())
+            if new != dominators[b]:
+                dominators[b], changed = new, True
+    loops = defaultdict(set)
+    for b, targets in successors.items():
+        for header in targets:
+            if header in dominators[b]:  # a back edge b -> header
+                body, work = {header, b}, ([] if b == header else [b])
+                while work:
+                    for p in predecessors[work.pop()]:
+                        if p not in body:
+                            body.add(p)
+                            work.append(p)
+                loops[header] |= body
+    return {b: sum(b in body for body in loops.values()) for b in order}
+
+
+def print_sites():
+    """The reference count calls inside loops of every kernel of the grower and the pruner."""
+    import weightboost.c45.grow as grow
+    import weightboost.c45.prune as prune
+    import weightboost.c45.split as split
+    from weightboost.c45 import C45
+
+    data, y = load_set("cmc", str(ROOT / "data/processed/uci"))
+    C45().fit(data, y)
+    for module in (grow, split, prune):
+        for name, kernel in sorted(vars(module).items()):
+            if getattr(kernel, "__module__", None) != module.__name__:
+                continue
+            signatures = getattr(kernel, "inspect_llvm", lambda: {})()
+            for number, ir in enumerate(signatures.values()):
+                mangled = f"{len(name)}{name}B"  # numba's mangled name holds this
+                functions = [f for f in re.split(r"\n(?=define )", ir)
+                             if f.startswith("define") and mangled in f.split("\n")[0]
+                             and "cpython" not in f.split("\n")[0]]
+                if not functions:
+                    continue
+                blocks, order, current = {}, [], "entry"
+                for line in max(functions, key=len).split("\n")[1:]:
+                    label = re.match(r"^([\w.$-]+):", line)
+                    if label or not order:
+                        current = label.group(1) if label else current
+                        blocks[current], order = [], order + [current]
+                        if label:
+                            continue
+                    blocks[current].append(line)
+                depth = loop_depths(blocks, order)
+                sites = [(depth[b], b, m.group(1), m.group(2)) for b in order for line in blocks[b]
+                         for m in [re.search(r"@NRT_(incref|decref)\(ptr (\S+)\)", line)] if m]
+                by_depth = Counter(d for d, *_ in sites)
+                which = (f" (signature {number + 1} of {len(signatures)})"
+                         if len(signatures) > 1 else "")
+                print(f"{module.__name__}.{name}{which}: " + ", ".join(
+                    f"{by_depth[d]} at depth {d}" for d in sorted(by_depth)))
+                for d, block, kind, value in sites:
+                    if d > 0:
+                        print(f"    depth {d}  {block:<28} {kind} {value}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default="cmc,german,spambase")
     parser.add_argument("--trees", type=int, default=50)
     parser.add_argument("--weights", choices=WEIGHTINGS, default="weightboost")
     parser.add_argument("--data", default=str(ROOT / "data/processed/uci"))
+    parser.add_argument("--sites", action="store_true",
+                        help="list the reference count calls inside the kernels' loops")
     args = parser.parse_args()
+    if args.sites:
+        os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-sites-")  # compile afresh
+        print_sites()
+        return
     count_reference_updates()  # before anything compiles or loads a kernel
 
     import weightboost.c45.estimator as estimator

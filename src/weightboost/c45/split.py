@@ -216,28 +216,6 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 
 
 @njit(cache=True, inline="always")
-def entry_class_weights(sides, row, loc, lo, hi, local_y, w):
-    """``sides[row]`` = the class weights of the entries ``loc[lo:hi]``, each class's summed in
-    the entries' order. With two classes both sums are kept in registers and every entry adds
-    its weight to one and 0.0 to the other (x + 0.0 is x for the non-negative sums), without a
-    branch on its class."""
-    if sides.shape[1] == 2:
-        first, second = 0.0, 0.0
-        for k in range(lo, hi):
-            i = loc[k]
-            weight = w[i]
-            is_first = local_y[i] == 0
-            first += weight if is_first else 0.0
-            second += 0.0 if is_first else weight
-        sides[row, 0], sides[row, 1] = first, second
-        return
-    for j in range(sides.shape[1]):
-        sides[row, j] = 0.0
-    for k in range(lo, hi):
-        sides[row, local_y[loc[k]]] += w[loc[k]]
-
-
-@njit(cache=True, inline="always")
 def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, implicit_zero,
                    local_y, w, m, node_totals, node_weight, node_ent, settings, buffers, result):
     """Evaluate every numeric attribute among a node's ``candidates``, each in one pass over its
@@ -294,11 +272,32 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         valid[q], gains[q], ratios[q], cuts[q] = False, 0.0, 0.0, 0.0
         c = hi - lo
         stored_weight = 0.0
+        if zeros_implicit and c * heaviest - implicit_min_split < -2.0 * SMALL:
+            continue
+        if zeros_implicit or c < m:
+            # the class weights of the entries (row 2 of ``sides`` if the zeros are implicit,
+            # else row 1, the known values), each class's summed in the entries' order. Written
+            # here, not as an inlined function: its four array arguments cost eight reference
+            # count updates per attribute. With two classes both sums stay in registers and
+            # each entry adds its weight to one and 0.0 to the other (x + 0.0 is x for the
+            # non-negative sums), without a branch on its class.
+            row = 2 if zeros_implicit else 1
+            if n_classes == 2:
+                first, second = 0.0, 0.0
+                for k in range(lo, hi):
+                    i = loc[k]
+                    weight = w[i]
+                    is_first = local_y[i] == 0
+                    first += weight if is_first else 0.0
+                    second += 0.0 if is_first else weight
+                sides[row, 0], sides[row, 1] = first, second
+            else:
+                for j in range(n_classes):
+                    sides[row, j] = 0.0
+                for k in range(lo, hi):
+                    sides[row, local_y[loc[k]]] += w[loc[k]]
         if zeros_implicit:
-            if c * heaviest - implicit_min_split < -2.0 * SMALL:
-                continue
             n_zero = m - c
-            entry_class_weights(sides, 2, loc, lo, hi, local_y, w)
             for j in range(n_classes):
                 sides[1, j] = node_totals[j]
                 stored_weight += sides[2, j]
@@ -309,8 +308,6 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             if c == m:
                 for j in range(n_classes):
                     sides[1, j] = node_totals[j]
-            else:
-                entry_class_weights(sides, 1, loc, lo, hi, local_y, w)
             known = 0.0
             for j in range(n_classes):
                 known += sides[1, j]
