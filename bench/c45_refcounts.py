@@ -2,7 +2,7 @@
 
     python bench/c45_refcounts.py [--sets cmc,german,spambase] [--trees 50]
                                   [--weights gamma|weightboost|weightdecay]
-    python bench/c45_refcounts.py --sites [--set cmc]
+    python bench/c45_refcounts.py --sites
 
 Every array a compiled kernel receives, slices or reads from a record is reference counted by
 numba's runtime (NRT), and each update is an atomic instruction: 4-5 ns on the Intel machines
@@ -20,7 +20,8 @@ collapse, the pruner and the final compaction. The trees are those of ``bench/c4
 
 ``--sites`` says where they are: it compiles the kernels afresh (into a temporary cache: the
 LLVM IR exists only after a compilation) and lists, for each kernel of the grower and the
-pruner, the ``NRT_incref``/``NRT_decref`` calls that the optimised IR keeps inside loops, by
+pruner (compiled for cmc's types), the ``NRT_incref``/``NRT_decref`` calls that the
+optimised IR keeps inside loops, by
 loop depth (natural loops of the control-flow graph), with the value each one counts: an
 argument (``%arg.sample.3.0``: field 3 of the record argument ``sample``) or an unnamed
 temporary. Calls in a loop run at every iteration; an inlined function's array arguments
