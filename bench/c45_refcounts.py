@@ -102,14 +102,14 @@ def loop_depths(blocks: dict, order: list) -> dict:
     return {b: sum(b in body for body in loops.values()) for b in order}
 
 
-def print_sites():
+def print_sites(data_dir: str):
     """The reference count calls inside loops of every kernel of the grower and the pruner."""
     import weightboost.c45.grow as grow
     import weightboost.c45.prune as prune
     import weightboost.c45.split as split
     from weightboost.c45 import C45
 
-    data, y = load_set("cmc", str(ROOT / "data/processed/uci"))
+    data, y = load_set("cmc", data_dir)
     C45().fit(data, y)
     for module in (grow, split, prune):
         for name, kernel in sorted(vars(module).items()):
@@ -138,8 +138,8 @@ def print_sites():
                 by_depth = Counter(d for d, *_ in sites)
                 which = (f" (signature {number + 1} of {len(signatures)})"
                          if len(signatures) > 1 else "")
-                print(f"{module.__name__}.{name}{which}: " + ", ".join(
-                    f"{by_depth[d]} at depth {d}" for d in sorted(by_depth)))
+                counts = ", ".join(f"{by_depth[d]} at depth {d}" for d in sorted(by_depth))
+                print(f"{module.__name__}.{name}{which}: {counts or 'none'}")
                 for d, block, kind, value in sites:
                     if d > 0:
                         print(f"    depth {d}  {block:<28} {kind} {value}")
@@ -156,7 +156,7 @@ def main():
     args = parser.parse_args()
     if args.sites:
         os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-sites-")  # compile afresh
-        print_sites()
+        print_sites(args.data)
         return
     count_reference_updates()  # before anything compiles or loads a kernel
 

@@ -135,20 +135,14 @@ def row_total_and_max(table, k):
 
 
 @njit(cache=True, inline="always")
-def leaf_estimated_errors(total, most, cf, z):
-    """Observed plus pessimistic extra errors of a leaf of class weights summing to ``total``,
-    the largest ``most`` (0 if empty)."""
+def row_estimated_errors(table, k, cf, z):
+    """Observed plus pessimistic extra errors of a leaf whose class weights are ``table[k]``
+    (0 if empty)."""
+    total, most = row_total_and_max(table, k)
     if abs(total) < SMALL:
         return 0.0
     incorrect = total - most
     return incorrect + add_errs(total, incorrect, cf, z)
-
-
-@njit(cache=True, inline="always")
-def row_estimated_errors(table, k, cf, z):
-    """``leaf_estimated_errors`` of a leaf whose class weights are ``table[k]``."""
-    total, most = row_total_and_max(table, k)
-    return leaf_estimated_errors(total, most, cf, z)
 
 
 @njit(cache=True)

@@ -24,8 +24,7 @@ from weightboost.c45.criteria import SMALL, row_total_and_max
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  branch_of, grow_nodes, new_tree,
-                                  partition, store_instances)
+                                  branch_of, grow_nodes, new_tree, partition, store_instances)
 
 
 @njit(cache=True, inline="always")
@@ -215,7 +214,9 @@ def grow(view, y, n_classes, w_root, settings):
         m = sample.rows.shape[0]
         # open the node: its class weights and instances (a leaf until it is split); written
         # here rather than as a kernel of its own, whose nine array arguments cost 3 % of a
-        # German credit tree in reference counts. (A new node's ``dist`` row is zero.)
+        # German credit tree in reference counts. (A new node's ``dist`` row is zero.) The class
+        # weights are ``tree.add_class_weights`` written out: ``dist``, reassigned when the node
+        # arrays grow, passed to that inlined function cost 6 % more of the grower's updates
         rows, w = sample.rows, sample.w
         for i in range(m):
             dist[node, y[rows[i]]] += w[i]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import (SMALL, estimated_errors, leaf_estimated_errors,
-                                      row_estimated_errors, row_total_and_max)
+from weightboost.c45.criteria import (SMALL, estimated_errors, row_estimated_errors,
+                                      row_total_and_max)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
                                   class_totals, copy_into, partition,
                                   store_instances)
@@ -169,16 +169,11 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
             continue
         reached[j] = 0
         if _is_leaf(node_int, j):
-            # the leaf's class weights with the added ones, in place of a new array per leaf,
-            # summed (in order, as row_total_and_max) in the same loop: passing ``added`` to
-            # an inlined function here cost two reference count updates per leaf
-            total, most = 0.0, added[j, 0] + dist[j, 0]
+            for c in range(added.shape[1]):  # the leaf's class weights with the added ones,
+                added[j, c] += dist[j, c]     # in place of a new array per leaf
+            errors += row_estimated_errors(added, j, cf, z)
             for c in range(added.shape[1]):
-                added[j, c] += dist[j, c]
-                total += added[j, c]
-                most = max(most, added[j, c])
                 added[j, c] = 0.0
-            errors += leaf_estimated_errors(total, most, cf, z)
         else:
             top = push_children(walk, top, node_int, j)
     return errors
