@@ -2,7 +2,7 @@
 
     python bench/c45_perf.py [--set spambase] [--trees 300]
                              [--weights gamma|weightboost|weightdecay] [--out /tmp/c45.perf.data]
-                             [--callers NRT_incref,NRT_decref]
+                             [--callers NRT_incref,NRT_decref] [--annotate select_split]
 
 Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
 the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boosting does (one
@@ -24,6 +24,11 @@ counting (``NRT_incref``, ``NRT_decref``): perf's own call graphs cannot, as num
 no frame pointers and has no unwind tables. perf then also saves the top 64 bytes of the stack
 with each sample (``--call-graph dwarf,64``); a sample taken in such a function, which saves
 nothing on the stack, has its return address there, in the calling kernel.
+
+``--annotate KERNEL`` profiles one kernel instruction by instruction: its machine code is read
+from this process's memory, disassembled with ``objdump`` and printed around its hottest
+instructions with each instruction's samples (a sample lands on the instruction that waits,
+often the one after a slow division or a call's return).
 
 Needs ``perf`` (Debian: linux-perf) and permission to sample (root, or
 ``kernel.perf_event_paranoid`` <= 1).
@@ -112,6 +117,42 @@ def callers(perf_data: str, functions: list, leaves: set) -> Counter:
     return counts
 
 
+def annotate(perf_data: str, functions: list, kernel: str, hottest: int = 8, context: int = 6):
+    """Print the instructions of the compiled function named ``...<kernel>`` around its
+    ``hottest`` most sampled ones, each with its number of samples."""
+    import ctypes
+
+    matches = [(start, size) for start, size, name in functions if name.endswith(kernel)]
+    if not matches:
+        sys.exit(f"--annotate: no compiled function named ...{kernel}")
+    start, size = matches[0]
+    ips = subprocess.run(["perf", "script", "-i", perf_data, "-F", "ip"], capture_output=True,
+                         text=True).stdout.split()
+    samples = Counter(int(ip, 16) - start for ip in ips if start <= int(ip, 16) < start + size)
+    with tempfile.NamedTemporaryFile(suffix=".bin") as code:
+        code.write(ctypes.string_at(start, size))
+        code.flush()
+        listing = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
+                                  "--no-show-raw-insn", code.name], capture_output=True,
+                                 text=True).stdout
+    rows = []  # (offset, instruction)
+    for line in listing.splitlines():
+        offset, _, instruction = line.partition(":")
+        if re.fullmatch(r"\s*[0-9a-f]+", offset) and instruction.strip():
+            rows.append((int(offset, 16), instruction.strip()))
+    total = sum(samples.values())
+    print(f"\n{kernel}: {total} of {len(ips)} samples; its hottest instructions in context "
+          "(samples, offset, instruction):")
+    hot = sorted(range(len(rows)), key=lambda i: -samples.get(rows[i][0], 0))[:hottest]
+    shown = sorted({j for i in hot for j in range(max(i - context, 0),
+                                                  min(i + 2, len(rows)))})
+    for previous, i in zip([-2] + shown, shown):
+        if i != previous + 1:
+            print("   ...")
+        offset, instruction = rows[i]
+        print(f"{samples.get(offset, 0):7d}  {offset:6x}  {instruction}")
+
+
 def load_set(name: str, data_dir: str):
     """(prepared data, labels) of a UCI table in ``data_dir`` (``snakemake data``), or for
     ``r-<category>`` the sparse Reuters training matrix one-vs-rest (``snakemake reuters``)."""
@@ -183,6 +224,9 @@ def main():
     parser.add_argument("--callers", default="",
                         help="comma-separated functions (e.g. NRT_incref,NRT_decref) whose "
                              "samples are attributed to the kernels that call them")
+    parser.add_argument("--annotate", metavar="KERNEL", default="",
+                        help="profile one kernel (e.g. select_split) instruction by "
+                             "instruction")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-perf-")  # compile afresh
 
@@ -222,6 +266,8 @@ def main():
         print(f"\nthe {total} samples in {args.callers}, by the kernel they return to:")
         for name, count in counts.most_common(15):
             print(f"{100 * count / max(total, 1):7.1f}%  {name}")
+    if args.annotate:
+        annotate(args.out, functions, args.annotate)
 
 
 if __name__ == "__main__":

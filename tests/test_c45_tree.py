@@ -278,6 +278,25 @@ def test_bad_parameters_and_weights_are_refused():
         C45().fit(X, y, sample_weight=-np.ones(len(y)))
 
 
+
+def test_bad_arrays_are_refused_on_the_fast_path_too():
+    # a 2-d float64 array skips scikit-learn's checks: what they would refuse still is
+    X, y = random_data(9, n=20)
+    bad = X.copy()
+    bad[3, 1] = np.inf
+    with pytest.raises(ValueError, match="infinite"):
+        C45().fit(bad, y)
+    with pytest.raises(ValueError, match="0 sample"):
+        C45().fit(X[:0], y[:0])
+    with pytest.raises(ValueError, match="0 feature"):
+        C45().fit(X[:, :0], y)
+    with pytest.raises(ValueError, match="2D array"):
+        C45().fit(X[:, 0], y)
+    fast = C45().fit(X, y).tree_
+    checked = C45().fit(X.tolist(), y).tree_  # a list goes through the checks
+    assert np.array_equal(fast.node_int, checked.node_int) and np.array_equal(fast.dist,
+                                                                              checked.dist)
+
 def route_from_root(tree, X, y, n_classes=2):
     """Class weights of every node when the unit-weight training data is sent down ``tree``
     from the root with J48's rule: each split's shares are the known values' shares of the

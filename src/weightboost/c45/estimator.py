@@ -95,7 +95,11 @@ class C45(ClassifierMixin, BaseEstimator):
             return prepare(X, self.nominal_features)
         if hasattr(X, "tocsc"):
             return prepare(check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64))
-        X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        if not (type(X) is np.ndarray and X.dtype == np.float64 and X.ndim == 2
+                and X.shape[0] > 0 and X.shape[1] > 0):
+            # a non-empty 2-d float64 array passes scikit-learn's checks but the one for
+            # infinite values, which ``prepare`` makes: they cost 45 µs, 7 % of a small tree
+            X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
         return prepare(X, self.nominal_features)
 
     def _check_params(self):

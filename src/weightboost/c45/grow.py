@@ -180,16 +180,18 @@ def child_entries(b, big, kept, loc, vals, out_loc, out_vals, offsets):
 @njit(cache=True)
 def grow(view, y, n_classes, w_root, settings):
     """Grow the unpruned tree on ``view`` (a GrowView) with labels ``y`` (0..n_classes-1) and
-    weights ``w_root``; returns its TreeArrays."""
+    weights ``w_root``; returns its TreeArrays.
+
+    A node is *opened* (its class weights, instances, whether it is a leaf) when its parent
+    splits, with its siblings; only a node that may split is pushed with its NodeSample. Most
+    nodes of a tree on nominal data are leaves (German credit: 357 of 481), and a NodeSample
+    costs its child entries' copies and about 17 reference count updates. The root is opened
+    the same way, as the one child of the split that precedes the loop."""
     n = view.XT.shape[1]
     n_attributes = view.XT.shape[0]
     node_int, node_float, empty, dist, inst, store_rows, store_w = new_tree(n_classes, n)
     used = np.int64(0)  # not the literal 0: numba would compile store_instances for it too
-    n_nodes = 1
     n_slots = view.ptr.shape[0] - 1
-    root = NodeSample(np.arange(n).astype(np.int32), w_root.copy(), view.ptr.copy(),
-                      view.rows.copy(), view.vals.copy(), np.arange(n_slots).astype(np.int64))
-    stack = [(0, root)]
     scratch = make_scratch(n_attributes, n_classes, n)
     position = np.empty(n_attributes, dtype=np.int64)
     slot_attr = np.empty(n_slots, dtype=np.int64)
@@ -209,25 +211,49 @@ def grow(view, y, n_classes, w_root, settings):
     shares = np.empty((2, max_branches))  # each branch's known weight, share
     child_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see partition
     entry_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see split_entries
-    while len(stack) > 0:
+    # the split before the loop: one branch, the root, which keeps every entry in place
+    n_nodes, first, n_branches, big = 1, 0, 1, 0
+    child_rows, child_w = np.arange(n).astype(np.int32), w_root.copy()
+    child_offsets[0, 0], child_offsets[0, 1] = 0, n
+    parent_loc, parent_vals = view.rows.copy(), view.vals.copy()
+    kept = parent_loc.shape[0]
+    child_ptr = view.ptr.copy().reshape((1, n_slots + 1))
+    live_slots = np.arange(n_slots).astype(np.int64)
+    out_loc, out_vals = parent_loc[:0], parent_vals[:0]
+    stack = [(0, NodeSample(child_rows, child_w, child_ptr[0], parent_loc, parent_vals,
+                            live_slots))]
+    stack.pop()  # (types the stack)
+    while True:
+        child_start = child_offsets[0, :n_branches + 1]
+        for b in range(n_branches - 1, -1, -1):
+            # open child b: its class weights and instances (a leaf until it is split). The
+            # class weights are ``tree.add_class_weights`` written out: ``dist``, reassigned
+            # when the node arrays grow, passed to that inlined function cost 6 % more of the
+            # grower's updates. (A new node's ``dist`` row is zero.)
+            node = first + b
+            begin, end = child_start[b], child_start[b + 1]
+            rows, w = child_rows[begin:end], child_w[begin:end]
+            for i in range(end - begin):
+                dist[node, y[rows[i]]] += w[i]
+            total, most = row_total_and_max(dist, node)
+            empty[node] = abs(total) < SMALL
+            store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows,
+                                                               w)
+            inst[node, 0] = start
+            inst[node, 1] = end - begin
+            node_int[node, NCHILD] = 0
+            if total - 2.0 * settings.min_obj < -SMALL or abs(total - most) < SMALL:
+                continue  # a leaf
+            child_loc, child_vals = child_entries(b, big, kept, parent_loc, parent_vals,
+                                                  out_loc, out_vals, entry_offsets)
+            stack.append((node, NodeSample(rows, w, child_ptr[b], child_loc, child_vals,
+                                           live_slots)))
+        if len(stack) == 0:
+            break
+        n_branches = 0  # unless the node splits
         node, sample = stack.pop()
         m = sample.rows.shape[0]
-        # open the node: its class weights and instances (a leaf until it is split); written
-        # here rather than as a kernel of its own, whose nine array arguments cost 3 % of a
-        # German credit tree in reference counts. (A new node's ``dist`` row is zero.) The class
-        # weights are ``tree.add_class_weights`` written out: ``dist``, reassigned when the node
-        # arrays grow, passed to that inlined function cost 6 % more of the grower's updates
         rows, w = sample.rows, sample.w
-        for i in range(m):
-            dist[node, y[rows[i]]] += w[i]
-        total, most = row_total_and_max(dist, node)
-        empty[node] = abs(total) < SMALL
-        store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows, w)
-        inst[node, 0] = start
-        inst[node, 1] = m
-        node_int[node, NCHILD] = 0
-        if total - 2.0 * settings.min_obj < -SMALL or abs(total - most) < SMALL:
-            continue  # a leaf
         totals = dist[node]
         local_y = local_y_buffer[:m]  # the instances' classes, for this node only
         for i in range(m):
@@ -266,9 +292,10 @@ def grow(view, y, n_classes, w_root, settings):
         local = local_buffer[:m * n_branches].reshape((m, n_branches))
         child_rows, child_w = partition(rows, w, branch, share, n_branches, local,
                                         child_offsets)
-        child_start = child_offsets[0, :n_branches + 1]
         child_ptr, live_slots, out_loc, out_vals, kept, big = split_entries(
-            sample, live, n_live, branch, local, child_start, entry_offsets)
+            sample, live, n_live, branch, local, child_offsets[0, :n_branches + 1],
+            entry_offsets)
+        parent_loc, parent_vals = sample.loc, sample.vals
         first = n_nodes
         n_nodes += n_branches
         node_int, node_float, empty, dist, inst = grow_nodes(node_int, node_float, empty, dist,
@@ -277,13 +304,7 @@ def grow(view, y, n_classes, w_root, settings):
         node_int[node, FIRST] = first
         node_int[node, NCHILD] = n_branches
         node_float[node, THRESH] = threshold
-        for b in range(n_branches - 1, -1, -1):
+        for b in range(n_branches):
             node_float[first + b, SHARE] = share[b]
-            child_loc, child_vals = child_entries(b, big, kept, sample.loc, sample.vals,
-                                                  out_loc, out_vals, entry_offsets)
-            begin, end = child_start[b], child_start[b + 1]
-            stack.append((first + b, NodeSample(child_rows[begin:end], child_w[begin:end],
-                                                child_ptr[b], child_loc, child_vals,
-                                                live_slots)))
     return TreeArrays(node_int[:n_nodes], node_float[:n_nodes], empty[:n_nodes], dist[:n_nodes],
                       inst[:n_nodes], store_rows[:used], store_w[:used])
