@@ -222,7 +222,7 @@ def grow(view, y, n_classes, w_root, settings):
     out_loc, out_vals = parent_loc[:0], parent_vals[:0]
     stack = [(0, NodeSample(child_rows, child_w, child_ptr[0], parent_loc, parent_vals,
                             live_slots))]
-    stack.pop()  # (types the stack)
+    stack.pop()  # empty: numba types a list by the element it is made with
     while True:
         child_start = child_offsets[0, :n_branches + 1]
         for b in range(n_branches - 1, -1, -1):
