@@ -1,7 +1,7 @@
 """Benchmark: paired A/B of the C4.5 kernels of the working tree against those of a git revision.
 
     python bench/c45_ab.py [--base HEAD] [--sets spambase,r-earn,...] [--rounds 5]
-                           [--weights gamma|weightboost|weightdecay]
+                           [--weights gamma|unit|weightboost|weightdecay]
 
 On a shared or noisy machine, runs of separate processes differ by 20-40 % on the same code,
 which hides a kernel change worth a few percent. Here one process holds both versions (each
@@ -14,8 +14,10 @@ mean of the two median paired ratios (work / base; below 1 is faster). Every fit
 are compared too: a speed change must not change a tree, and the script fails naming the sets
 where one did.
 
-Weights are gamma(1) draws, as boosting gives trees of various depths, or with ``--weights
-weightboost|weightdecay`` the weightings of a 20-round booster on the whole set (as
+Weights are gamma(1) draws, as boosting gives trees of various depths, with ``--weights unit``
+ones (a single tree, or a resampling booster's: every class weight a whole number; the order
+effect above is larger there, an A/A run gave 0.50 and 2.05 on wpbc, 1.01 combined), or with
+``--weights weightboost|weightdecay`` the weightings of a 20-round booster on the whole set (as
 ``bench/c45_perf.py`` records them): deeper trees, which prune longer. Sets: the UCI tables
 (`snakemake data`) and ``r-<category>`` for Reuters one-vs-rest (`snakemake reuters_features`).
 The copies live under ``$TMPDIR/weightboost-ab/`` by source digest, so their compiled kernels
@@ -122,6 +124,8 @@ def measure(names: list[str], rounds: int, first: str, differ: set,
         by_version = dict(zip(order, data))
         if weighting == "gamma":
             weights = [rng.gamma(1.0, 1.0, len(y)) for _ in range(4)]
+        elif weighting == "unit":  # a single tree, or a resampling booster's
+            weights = [np.ones(len(y))]
         else:  # the last four of the booster's rounds (or all, if it stopped before)
             from c45_perf import boosting_weightings
 
@@ -151,7 +155,7 @@ def main():
     parser.add_argument("--base", default="HEAD", help="git revision to compare with")
     parser.add_argument("--sets", default=DEFAULT_SETS)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--weights", choices=("gamma", "weightboost", "weightdecay"),
+    parser.add_argument("--weights", choices=("gamma", "unit", "weightboost", "weightdecay"),
                         default="gamma")
     parser.add_argument("--measure", choices=("base", "work"), help=argparse.SUPPRESS)
     args = parser.parse_args()
