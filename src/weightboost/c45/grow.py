@@ -121,17 +121,42 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
         child_size = child_start[b + 1] - child_start[b]
         start[b + 1] = start[b] + (0 if b == big else min(size, n_live * child_size))
         fill[b] = start[b]
-    out_loc = np.empty(start[n_branches], dtype=np.int32)
-    out_vals = np.empty(start[n_branches])
+    out_loc = np.empty(start[n_branches] + 1, dtype=np.int32)  # + the spare slot (below)
+    out_vals = np.empty(start[n_branches] + 1)
     child_ptr = np.zeros((n_branches, n_live + 1), dtype=np.int64)
     live_slots = np.empty(n_live, dtype=np.int64)
     kept = 0  # entries of the largest child, at the front of loc and vals
+    # A binary split whose smaller child holds a sixteenth of the instances or more: a branch
+    # on each entry's child would mispredict often, so each entry is written at both children's
+    # cursors and only its own child's advances (the other child's next slot is overwritten by
+    # its next entry; its last, by the spare slot at the end of the buffer), up to the first
+    # missing value, after which the loop below goes on. UCI trees 0.95-0.99 of the time, and
+    # on Reuters, whose largest child keeps nearly every entry (the branch nearly always right,
+    # this 8 % slower), the loop below does it all.
+    big_size = child_start[big + 1] - child_start[big]
+    branch_free = n_branches == 2 and 16 * (child_start[2] - big_size) >= child_start[2]
+    other = 1 - big
     s = 0
     for p in range(slots.shape[0]):
         if not live[p]:
             continue
         live_slots[s] = slots[p]
-        for k in range(ptr[p], ptr[p + 1]):
+        k, hi = ptr[p], ptr[p + 1]
+        if branch_free:
+            o = fill[other]
+            while k < hi and branch[loc[k]] >= 0:
+                i = loc[k]
+                b = branch[i]
+                position = local[i, b]
+                loc[kept] = position  # kept <= k: loc[k] is read already
+                vals[kept] = vals[k]
+                out_loc[o] = position
+                out_vals[o] = vals[k]
+                kept += 1 if b == big else 0
+                o += 0 if b == big else 1
+                k += 1
+            fill[other] = o
+        for k in range(k, hi):
             i = loc[k]
             value = vals[k]
             b = branch[i]
