@@ -434,15 +434,17 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                         line_right -= w[i]
                         left_weight += w[i]
                         following = 0.0 if e + 1 == zero_at else vals[k + 1]
-                        tail = line
-                        if is_cut(value, following, left_weight, known, min_split):
-                            skipped[0, n_skipped] = line_left
-                            skipped[1, n_skipped] = line_right
-                            skipped[2, n_skipped] = left_weight
-                            skipped[3, n_skipped] = value
-                            skipped[4, n_skipped] = following
-                            n_skipped += 1
-                            tail = -1
+                        # the state is written whether or not the gap is a cut and kept only if
+                        # it is: no branch on it (ties make it unpredictable)
+                        cut = ((value + 1e-5 < following) & (left_weight - min_split > -SMALL)
+                               & ((known - left_weight) - min_split > -SMALL))
+                        skipped[0, n_skipped] = line_left
+                        skipped[1, n_skipped] = line_right
+                        skipped[2, n_skipped] = left_weight
+                        skipped[3, n_skipped] = value
+                        skipped[4, n_skipped] = following
+                        n_skipped += 1 if cut else 0
+                        tail = -1 if cut else line
                     sides[0, line], sides[1, line] = line_left, line_right
                     continue
                 else:
