@@ -25,6 +25,8 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from weightboost.c45.tree import unsigned
+
 
 class GrowView(NamedTuple):
     """The training data as the grower reads it (a record numba compiles against)."""
@@ -281,16 +283,17 @@ def sort_segments(ptr, rows, vals):
             for q in range(count):
                 key = source_keys[q]
                 value = (key >> shift) & np.uint64(255)
-                target_keys[start[value]] = key
-                target_order[start[value]] = source_order[q]
-                start[value] += 1
+                position = unsigned(start[value])
+                target_keys[position] = key
+                target_order[position] = source_order[q]
+                start[value] = position + np.uint64(1)
             source_keys, target_keys = target_keys, source_keys
             source_order, target_order = target_order, source_order
         for q in range(count):
             segment_rows[q], segment_vals[q] = rows[lo + q], vals[lo + q]
         for q in range(count):
-            rows[lo + q] = segment_rows[source_order[q]]
-            vals[lo + q] = segment_vals[source_order[q]]
+            rows[lo + q] = segment_rows[unsigned(source_order[q])]
+            vals[lo + q] = segment_vals[unsigned(source_order[q])]
 
 
 def prepare(X, nominal_features=None) -> C45Data:

@@ -24,7 +24,8 @@ from weightboost.c45.criteria import SMALL, row_total_and_max
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  branch_of, grow_nodes, new_tree, partition, store_instances)
+                                  branch_of, grow_nodes, new_tree, partition, store_instances,
+                                  unsigned)
 
 
 @njit(cache=True, inline="always")
@@ -82,13 +83,13 @@ def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, br
     m = rows.shape[0]
     if is_nominal:
         for i in range(m):
-            branch[i] = branch_of(XT[a, rows[i]], True, 0.0)
+            branch[i] = branch_of(XT[a, unsigned(rows[i])], True, 0.0)
         return
     unstored = (0 if 0.0 <= threshold else 1) if implicit else -1
     for i in range(m):
         branch[i] = unstored
     for k in range(lo, hi):
-        branch[loc[k]] = 0 if vals[k] <= threshold else 1
+        branch[unsigned(loc[k])] = 0 if vals[k] <= threshold else 1
 
 
 @njit(cache=True, inline="always")
@@ -144,30 +145,32 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
         k, hi = ptr[p], ptr[p + 1]
         if branch_free:
             o = fill[other]
-            while k < hi and branch[loc[k]] >= 0:
-                i = loc[k]
+            while k < hi and branch[unsigned(loc[unsigned(k)])] >= 0:
+                i = unsigned(loc[unsigned(k)])
                 b = branch[i]
-                position = local[i, b]
-                loc[kept] = position  # kept <= k: loc[k] is read already
-                vals[kept] = vals[k]
-                out_loc[o] = position
-                out_vals[o] = vals[k]
+                position = local[i, unsigned(b)]
+                value = vals[unsigned(k)]
+                loc[unsigned(kept)] = position  # kept <= k: loc[k] is read already
+                vals[unsigned(kept)] = value
+                out_loc[unsigned(o)] = position
+                out_vals[unsigned(o)] = value
                 kept += 1 if b == big else 0
                 o += 0 if b == big else 1
                 k += 1
             fill[other] = o
-        for k in range(k, hi):
-            i = loc[k]
+        for k in range(unsigned(k), unsigned(hi)):
+            i = unsigned(loc[k])
             value = vals[k]
             b = branch[i]
             if b == big:
-                loc[kept] = local[i, b]
-                vals[kept] = value
+                loc[unsigned(kept)] = local[i, unsigned(b)]
+                vals[unsigned(kept)] = value
                 kept += 1
             elif b >= 0:
-                out_loc[fill[b]] = local[i, b]
-                out_vals[fill[b]] = value
-                fill[b] += 1
+                f = fill[unsigned(b)]
+                out_loc[unsigned(f)] = local[i, unsigned(b)]
+                out_vals[unsigned(f)] = value
+                fill[unsigned(b)] = f + 1
             else:
                 for b in range(n_branches):
                     if local[i, b] < 0:
@@ -259,7 +262,7 @@ def grow(view, y, n_classes, w_root, settings):
             begin, end = child_start[b], child_start[b + 1]
             rows, w = child_rows[begin:end], child_w[begin:end]
             for i in range(end - begin):
-                dist[node, y[rows[i]]] += w[i]
+                dist[node, y[unsigned(rows[i])]] += w[i]
             total, most = row_total_and_max(dist, node)
             empty[node] = abs(total) < SMALL
             store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows,
@@ -282,7 +285,7 @@ def grow(view, y, n_classes, w_root, settings):
         totals = dist[node]
         local_y = local_y_buffer[:m]  # the instances' classes, for this node only
         for i in range(m):
-            local_y[i] = y[rows[i]]
+            local_y[i] = y[unsigned(rows[i])]
         live = live_buffer[:sample.slots.shape[0]]
         n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
                                              sample.slots, m, slot_attr, nominal_attrs,

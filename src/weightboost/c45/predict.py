@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from weightboost.c45.tree import ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of
+from weightboost.c45.tree import ATTR, FIRST, NCHILD, SHARE, THRESH, branch_of, unsigned
 
 
 @njit(cache=True)
@@ -23,16 +23,17 @@ def predict_distribution(X, nominal, node_int, node_float, empty, dist):
     for i in range(n):
         k = np.int64(0)  # not the literal 0: numba would compile spread for it too
         while True:
-            if node_int[k, NCHILD] <= 0:
+            if node_int[unsigned(k), NCHILD] <= 0:
                 add_distribution(out, i, dist, k, 1.0)
                 break
-            first = node_int[k, FIRST]
-            b = branch_of(X[i, node_int[k, ATTR]], nominal[node_int[k, ATTR]],
-                          node_float[k, THRESH])
-            if b < 0 or b >= node_int[k, NCHILD]:  # a nominal code unseen in training counts
-                spread(X, i, nominal, node_int, node_float, empty, dist, k, out)  # as missing
+            first = node_int[unsigned(k), FIRST]
+            a = unsigned(node_int[unsigned(k), ATTR])
+            b = branch_of(X[i, a], nominal[a], node_float[unsigned(k), THRESH])
+            # a nominal code unseen in training counts as missing
+            if b < 0 or b >= node_int[unsigned(k), NCHILD]:
+                spread(X, i, nominal, node_int, node_float, empty, dist, k, out)
                 break
-            if empty[first + b]:
+            if empty[unsigned(first + b)]:
                 add_distribution(out, i, dist, k, 1.0)
                 break
             k = first + b

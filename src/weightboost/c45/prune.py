@@ -22,7 +22,7 @@ from weightboost.c45.criteria import (SMALL, estimated_errors, row_estimated_err
                                       row_total_and_max)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
                                   class_totals, copy_into, partition,
-                                  store_instances)
+                                  store_instances, unsigned)
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +86,7 @@ def _route(view, node_int, node_float, k, rows, w):
     branch = np.empty(m, dtype=np.int64)
     bag = np.zeros(n_branches)
     for i in range(m):
-        b = branch_of(view.XT[a, rows[i]], view.nominal[a], node_float[k, THRESH])
+        b = branch_of(view.XT[a, unsigned(rows[i])], view.nominal[a], node_float[k, THRESH])
         branch[i] = b
         if b >= 0:
             bag[b] += w[i]
@@ -148,15 +148,15 @@ def _errors_for_added_known(view, y, node_int, node_float, dist, k, rows, w, cf,
     ``added`` (each leaf's added class weights) are zero on entry and on return; ``walk`` is a
     stack of one entry per node (``push_children``)."""
     for idx in range(rows.shape[0]):
-        row = rows[idx]
-        j = k
+        row = unsigned(rows[idx])
+        j = unsigned(k)
         reached[j] += 1
         while not _is_leaf(node_int, j):
-            a = node_int[j, ATTR]
-            j = node_int[j, FIRST] + branch_of(view.XT[a, row], view.nominal[a],
-                                               node_float[j, THRESH])
+            a = unsigned(node_int[j, ATTR])
+            j = unsigned(node_int[j, FIRST] + branch_of(view.XT[a, row], view.nominal[a],
+                                                        node_float[j, THRESH]))
             reached[j] += 1
-        added[j, y[row]] += w[idx]
+        added[j, unsigned(y[row])] += w[idx]
     errors = 0.0
     walk[0] = k
     top = 1

@@ -25,7 +25,7 @@ from numba import njit
 
 from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
                                       gain_without_tolerance, lnfunc, new_ent, old_ent)
-from weightboost.c45.tree import branch_of
+from weightboost.c45.tree import branch_of, unsigned
 
 LOG2 = math.log(2.0)
 
@@ -285,7 +285,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             if n_classes == 2:
                 first, second = 0.0, 0.0
                 for k in range(lo, hi):
-                    i = loc[k]
+                    i = unsigned(loc[unsigned(k)])
                     weight = w[i]
                     is_first = local_y[i] == 0
                     first += weight if is_first else 0.0
@@ -295,7 +295,8 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 for j in range(n_classes):
                     sides[row, j] = 0.0
                 for k in range(lo, hi):
-                    sides[row, local_y[loc[k]]] += w[loc[k]]
+                    i = unsigned(loc[unsigned(k)])
+                    sides[row, local_y[i]] += w[i]
         if zeros_implicit:
             n_zero = m - c
             for j in range(n_classes):
@@ -345,7 +346,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             # element has no gap after it and only ends the line
             k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
             final = e == n_elements - 1
-            cls = -2 if e == zero_at or final else local_y[loc[k]]
+            cls = -2 if e == zero_at or final else local_y[unsigned(loc[unsigned(k)])]
             line = merge_class(line, cls)
             tail = merge_class(tail, cls)
             if n_skipped > 0 and line == -2:
@@ -383,14 +384,14 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                     sides[1, j] -= moved
                     left_weight += moved
             else:
-                i = loc[k]
-                value = vals[k]
-                sides[0, cls] += w[i]
-                sides[1, cls] -= w[i]
+                i = unsigned(loc[unsigned(k)])
+                value = vals[unsigned(k)]
+                sides[0, unsigned(cls)] += w[i]
+                sides[1, unsigned(cls)] -= w[i]
                 left_weight += w[i]
             # element e + 1 is the zero block or the entry after k (element e's entry, or when
             # e is the zero block, the entry before it), as in the loops below
-            following = 0.0 if e + 1 == zero_at else vals[k + 1]
+            following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
             # a run of ties (no cut in the gap): the entries that follow are moved in a loop of
             # their own, up to the next gap, the zero block or the last element (never moved).
             # No line is pending here (a line's elements are moved by its own loop below, and a
@@ -399,22 +400,22 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             while not value + 1e-5 < following and e + 2 < n_elements and e + 1 != zero_at:
                 k += 1  # element e + 1 is the entry after element e's
                 e += 1
-                i = loc[k]
+                i = unsigned(loc[unsigned(k)])
                 cls = local_y[i]
                 line = merge_class(line, cls)
-                value = vals[k]
-                sides[0, cls] += w[i]
-                sides[1, cls] -= w[i]
+                value = vals[unsigned(k)]
+                sides[0, unsigned(cls)] += w[i]
+                sides[1, unsigned(cls)] -= w[i]
                 left_weight += w[i]
-                following = 0.0 if e + 1 == zero_at else vals[k + 1]
+                following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
             if is_cut(value, following, left_weight, known, min_split):
                 if anchor_clean and line >= 0:
                     # on a line from the anchor: record the state, skip the gain
-                    skipped[0, n_skipped] = sides[0, line]
-                    skipped[1, n_skipped] = sides[1, line]
-                    skipped[2, n_skipped] = left_weight
-                    skipped[3, n_skipped] = value
-                    skipped[4, n_skipped] = following
+                    skipped[0, unsigned(n_skipped)] = sides[0, line]
+                    skipped[1, unsigned(n_skipped)] = sides[1, line]
+                    skipped[2, unsigned(n_skipped)] = left_weight
+                    skipped[3, unsigned(n_skipped)] = value
+                    skipped[4, unsigned(n_skipped)] = following
                     n_skipped += 1
                     skipped_line = line
                     tail = -1
@@ -425,24 +426,24 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                     line_left, line_right = sides[0, line], sides[1, line]
                     while e + 2 < n_elements and e + 1 != zero_at:
                         k += 1  # element e + 1 is the entry after element e's
-                        i = loc[k]
+                        i = unsigned(loc[unsigned(k)])
                         if local_y[i] != line:
                             break
                         e += 1
-                        value = vals[k]
+                        value = vals[unsigned(k)]
                         line_left += w[i]
                         line_right -= w[i]
                         left_weight += w[i]
-                        following = 0.0 if e + 1 == zero_at else vals[k + 1]
+                        following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
                         # the state is written whether or not the gap is a cut and kept only if
                         # it is: no branch on it (ties make it unpredictable)
                         cut = ((value + 1e-5 < following) & (left_weight - min_split > -SMALL)
                                & ((known - left_weight) - min_split > -SMALL))
-                        skipped[0, n_skipped] = line_left
-                        skipped[1, n_skipped] = line_right
-                        skipped[2, n_skipped] = left_weight
-                        skipped[3, n_skipped] = value
-                        skipped[4, n_skipped] = following
+                        skipped[0, unsigned(n_skipped)] = line_left
+                        skipped[1, unsigned(n_skipped)] = line_right
+                        skipped[2, unsigned(n_skipped)] = left_weight
+                        skipped[3, unsigned(n_skipped)] = value
+                        skipped[4, unsigned(n_skipped)] = following
                         n_skipped += 1 if cut else 0
                         tail = -1 if cut else line
                     sides[0, line], sides[1, line] = line_left, line_right
@@ -491,13 +492,13 @@ def nominal_splits(candidates, nominal, n_values, local_y, rows, w, node_weight,
             for j in range(n_classes):
                 tables[t, b, j] = 0.0
     for i in range(rows.shape[0]):
-        r = rows[i]
-        cls = local_y[i]
+        r = unsigned(rows[i])
+        cls = unsigned(local_y[i])
         weight = w[i]
         for t in range(n_nominal):
             value = codes[r, t]
             if value >= 0:
-                tables[t, value, cls] += weight
+                tables[t, unsigned(value), cls] += weight
     for q in range(candidates.shape[0]):
         a = candidates[q]
         if not nominal[a]:
