@@ -278,7 +278,6 @@ def test_bad_parameters_and_weights_are_refused():
         C45().fit(X, y, sample_weight=-np.ones(len(y)))
 
 
-
 def test_bad_arrays_are_refused_on_the_fast_path_too():
     # a 2-d float64 array skips scikit-learn's checks: what they would refuse still is
     X, y = random_data(9, n=20)

@@ -123,8 +123,9 @@ def add_errs(n, e, cf, z):
 
 @njit(cache=True, inline="always")
 def row_total_and_max(table, k):
-    """The sum of ``table[k]`` (added in order, the float ``table[k].sum()`` gives) and its
-    largest element, read in place. A row view passed to a kernel, or its ``sum``/``max``,
+    """The sum of ``table[k]`` (added in order, as J48 adds; numpy's ``table[k].sum()`` gives
+    the same float for fewer than 8 classes, and pairs the terms for more) and its largest
+    element, read in place. A row view passed to a kernel, or its ``sum``/``max``,
     costs atomic reference count updates, which took a fifth of a small set's tree."""
     total = 0.0
     most = table[k, 0]

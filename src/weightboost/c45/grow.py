@@ -145,9 +145,11 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
         k, hi = ptr[p], ptr[p + 1]
         if branch_free:
             o = fill[other]
-            while k < hi and branch[unsigned(loc[unsigned(k)])] >= 0:
+            while k < hi:
                 i = unsigned(loc[unsigned(k)])
                 b = branch[i]
+                if b < 0:
+                    break  # a missing value: the loop below goes on from this entry
                 position = local[i, unsigned(b)]
                 value = vals[unsigned(k)]
                 loc[unsigned(kept)] = position  # kept <= k: loc[k] is read already

@@ -65,8 +65,9 @@ class NodeSample(NamedTuple):
 def unsigned(index):
     """A non-negative ``index`` read from an array (an instance, a row), as an unsigned integer:
     numba indexes with a signed integer through a test and an add for negative indices, which
-    cost 2-6 % of a tree in the kernels' hottest loops; with an unsigned one it does not. (Use
-    it only to index: numba adds a signed and an unsigned integer as floats.)"""
+    cost a tenth to a fifth of a tree in the kernels' hottest loops (docs/algorithms.md §5.10);
+    with an unsigned one it does not. (Use it only to index: numba adds a signed and an
+    unsigned integer as floats.)"""
     return np.uint64(index)
 
 
