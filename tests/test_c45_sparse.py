@@ -146,6 +146,33 @@ def test_stored_entries_are_the_stable_sort_of_each_attribute_filtered():
             assert view.vals[lo:hi].tobytes() == X[order[keep], s].tobytes()
 
 
+def test_presort_orders_values_that_differ_only_in_their_last_bits():
+    # The dense presort sorts each value's order key with its low bits replaced by its row
+    # (data._sorted_entries): neighbouring floats (a few ulps apart) then tie in the sorted
+    # keys and must be put in order afterwards, ties of equal values staying in row order.
+    from weightboost.c45.data import _sorted_entries
+
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n, d = int(rng.integers(1, 3000)), int(rng.integers(1, 4))
+        values = rng.choice([1.0, -2.5, 0.0, 1e-310, 3.0], size=(d, n))
+        for _ in range(3):  # up to 3 ulps either way
+            step = rng.integers(-1, 2, size=(d, n))
+            values = np.where(step > 0, np.nextafter(values, np.inf),
+                              np.where(step < 0, np.nextafter(values, -np.inf), values))
+        values[rng.random((d, n)) < 0.1] = -0.0
+        values[rng.random((d, n)) < 0.1] = np.nan
+        implicit_zero = (rng.random(d) < 0.5) & ~np.isnan(values).any(axis=1)
+        ptr, rows, vals = _sorted_entries(values, np.arange(d), implicit_zero)
+        for s in range(d):
+            order = np.argsort(values[s], kind="stable")
+            keep = ~np.isnan(values[s, order])
+            if implicit_zero[s]:
+                keep &= values[s, order] != 0.0
+            np.testing.assert_array_equal(rows[ptr[s]:ptr[s + 1]], order[keep])
+            assert vals[ptr[s]:ptr[s + 1]].tobytes() == values[s, order[keep]].tobytes()
+
+
 @pytest.mark.parametrize("kind", ["pool", "spread", "rounded"])
 def test_sort_segments_is_a_stable_sort_of_every_segment(kind):
     # the presort of dense and sparse input alike (a radix sort of the values' bits): the order

@@ -274,8 +274,35 @@ def test_bad_parameters_and_weights_are_refused():
     X, y = random_data(9, n=20)
     with pytest.raises(ValueError, match="confidence"):
         C45(confidence=0.7).fit(X, y)
-    with pytest.raises(ValueError, match="sample_weight"):
-        C45().fit(X, y, sample_weight=-np.ones(len(y)))
+    for bad, message in [(-np.ones(len(y)), "non-negative"), (np.zeros(len(y)), "sums to zero")]:
+        with pytest.raises(ValueError, match=message):
+            C45().fit(X, y, sample_weight=bad)
+    for value in (np.nan, np.inf, -1e-300):  # one bad weight among good ones
+        weights = np.ones(len(y))
+        weights[7] = value
+        with pytest.raises(ValueError, match="finite and non-negative"):
+            C45().fit(X, y, sample_weight=weights)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32,
+                                   np.uint64])
+def test_class_index_is_numpys_unique(dtype):
+    # integer labels of a small range are counted, not sorted: the same classes (and dtype)
+    # and indices as np.unique, at the extremes of the type and beyond the counted range
+    from weightboost.c45.estimator import class_index
+
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(4)
+    cases = [np.array([info.max, info.min, info.max], dtype=dtype),          # wide: sorted
+             rng.integers(0, 7, 300).astype(dtype),
+             (np.full(40, info.max, dtype=dtype) - rng.integers(0, 3, 40).astype(dtype)),
+             np.array([5], dtype=dtype), np.zeros(0, dtype=dtype)]
+    for y in cases:
+        classes, index = class_index(y)
+        expected_classes, expected_index = np.unique(y, return_inverse=True)
+        assert classes.dtype == expected_classes.dtype
+        np.testing.assert_array_equal(classes, expected_classes)
+        np.testing.assert_array_equal(index, expected_index)
 
 
 def test_bad_arrays_are_refused_on_the_fast_path_too():

@@ -10,7 +10,7 @@ What is not stored is decided per numeric attribute (the ``implicit_zero`` flag 
 either its known values are stored and an instance without an entry has a missing value, or
 only its non-zeros are stored and an instance without an entry has the value 0. Sparse input
 stores every attribute the second way; dense input does so for an attribute without missing
-values whose values are mostly zeros (``zero_heavy``: spambase's word frequencies), where it
+values whose values are mostly zeros (*zero-heavy*: spambase's word frequencies), where it
 saves most of the work. One grower (``weightboost.c45.grow``) serves both, in time
 proportional to the stored entries, and grows the same tree either way.
 """
@@ -66,8 +66,8 @@ class EncodedRows:
 
 @dataclass(frozen=True, eq=False)
 class C45Data:
-    X: np.ndarray                 # (n, d) float64; nominal columns hold codes. C order, or
-                                  # the transpose of XT (sparse input, take_rows): one copy
+    X: np.ndarray                 # (n, d) float64; nominal columns hold codes: the transpose
+                                  # of XT (one copy of the values)
     XT: np.ndarray                # (d, n) the same values, attribute-major (for the grower)
     nominal: np.ndarray           # (d,) bool
     n_values: np.ndarray          # (d,) int64; declared values of nominal attributes, else 0
@@ -99,10 +99,11 @@ class C45Data:
 
 
 def _encode(X, nominal_features=None):
-    """(float matrix, nominal mask, n_values, categories, columns) for an array or DataFrame."""
+    """(XT, nominal mask, n_values, categories, columns) for an array or DataFrame: XT is the
+    (d, n) float64 matrix attribute-major, nominal attributes coded."""
     if isinstance(X, pd.DataFrame):
         columns = tuple(X.columns)
-        matrix = np.empty(X.shape, dtype=np.float64)
+        XT = np.empty(X.shape[::-1], dtype=np.float64)
         nominal = np.zeros(X.shape[1], dtype=bool)
         categories = []
         for j, name in enumerate(columns):
@@ -110,38 +111,38 @@ def _encode(X, nominal_features=None):
             if isinstance(column.dtype, pd.CategoricalDtype):
                 codes = column.cat.codes.to_numpy().astype(np.float64)
                 codes[codes < 0] = np.nan
-                matrix[:, j] = codes
+                XT[j] = codes
                 nominal[j] = True
                 categories.append(tuple(column.cat.categories))
             else:
-                matrix[:, j] = pd.to_numeric(column, errors="raise").to_numpy(dtype=np.float64,
-                                                                            na_value=np.nan)
+                XT[j] = pd.to_numeric(column, errors="raise").to_numpy(dtype=np.float64,
+                                                                       na_value=np.nan)
                 categories.append(None)
     else:
-        matrix = np.array(X, dtype=np.float64, order="C", copy=True)
+        matrix = np.asarray(X, dtype=np.float64)
         if matrix.ndim != 2:
             raise ValueError(f"X must be 2-dimensional, got shape {matrix.shape}")
-        columns = tuple(range(matrix.shape[1]))
-        nominal = np.zeros(matrix.shape[1], dtype=bool)
-        categories = [None] * matrix.shape[1]
+        XT = np.array(matrix.T, order="C", copy=True)
+        columns = tuple(range(XT.shape[0]))
+        nominal = np.zeros(XT.shape[0], dtype=bool)
+        categories = [None] * XT.shape[0]
     if nominal_features is not None:
         coded = [j for j in nominal_features if not nominal[j]]
         if coded:
-            matrix[:, coded], known = _value_codes(matrix[:, coded])
+            XT[coded], known = _value_codes(XT[coded])
             nominal[coded] = True
             for j, values in zip(coded, known):
                 categories[j] = values
     n_values = np.array([len(c) if nominal[j] else 0 for j, c in enumerate(categories)],
                         dtype=np.int64)
-    return np.ascontiguousarray(matrix), nominal, n_values, tuple(categories), columns
+    return XT, nominal, n_values, tuple(categories), columns
 
 
-def _value_codes(block):
-    """Each column of ``block`` (n, k) coded by its distinct known values: (codes, known),
-    where codes[i, c] is the rank of block[i, c] among column c's distinct values ascending
-    (NaN stays NaN) and known[c] is the tuple of those values. One sort of all columns (a
-    sort of values is several times faster than an argsort or ``np.unique`` per column)."""
-    columns = np.ascontiguousarray(block.T)
+def _value_codes(columns):
+    """Each row of ``columns`` (k, n) coded by its distinct known values: (codes, known),
+    where codes[c, i] is the rank of columns[c, i] among row c's distinct values ascending
+    (NaN stays NaN) and known[c] is the tuple of those values. One sort of all rows (a sort
+    of values is several times faster than an argsort or ``np.unique`` per row)."""
     ordered = np.sort(columns, axis=1)                 # NaN last
     first = np.ones(ordered.shape, dtype=bool)         # the first of its value in the order
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
@@ -153,7 +154,7 @@ def _value_codes(block):
         codes[c] = np.searchsorted(values, columns[c])
         known.append(tuple(values.tolist()))
     codes[np.isnan(columns)] = np.nan
-    return codes.T, known
+    return codes, known
 
 
 def prepare_sparse(X) -> C45Data:
@@ -176,11 +177,20 @@ def prepare_sparse(X) -> C45Data:
     return C45Data(XT.T, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
 
 
-def zero_heavy(values: np.ndarray) -> np.ndarray:
-    """Which attributes (rows of ``values``, (n_numeric, n)) dense input stores sparsely: no
-    missing value, and at least half of the values are zeros (then the non-zeros are less
-    than half the entries, and the zero block is crossed in one step)."""
-    return ~np.isnan(values).any(axis=1) & (2 * (values == 0.0).sum(axis=1) >= values.shape[1])
+@njit(cache=True)
+def _value_counts(XT, attributes):
+    """(missing, zeros, infinite): how many values of each attribute ``attributes[s]`` (a row
+    of XT) are NaN, zero and infinite."""
+    missing = np.zeros(attributes.shape[0], dtype=np.int64)
+    zeros = np.zeros(attributes.shape[0], dtype=np.int64)
+    infinite = np.zeros(attributes.shape[0], dtype=np.int64)
+    for s in range(attributes.shape[0]):
+        row = XT[attributes[s]]
+        for r in range(row.shape[0]):
+            missing[s] += np.isnan(row[r])
+            zeros[s] += row[r] == 0.0
+            infinite[s] += np.isinf(row[r])
+    return missing, zeros, infinite
 
 
 def _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero) -> GrowView:
@@ -189,15 +199,20 @@ def _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero) -> Gr
 
 def _dense_view(XT, nominal, n_values, implicit_zero=None) -> GrowView:
     """Every numeric attribute's stored entries sorted (stable: ties keep row order): its
-    known values, or its non-zeros if it is ``zero_heavy`` (or flagged in ``implicit_zero``,
-    one flag per numeric attribute)."""
+    known values, or its non-zeros if it is *zero-heavy*: no missing value, and at least half
+    of the values are zeros (then the non-zeros are less than half the entries, and the zero
+    block is crossed in one step). ``implicit_zero`` (one flag per numeric attribute)
+    overrides that choice. Infinite values are refused."""
     numeric = np.flatnonzero(~nominal)
     num_slot = np.full(XT.shape[0], -1, dtype=np.int64)
     num_slot[numeric] = np.arange(len(numeric))
-    values = XT[numeric]                                   # (n_numeric, n)
+    missing, zeros, infinite = _value_counts(XT, numeric)
+    if infinite.any():
+        raise ValueError("X contains infinite values; C4.5 accepts finite numbers and NaN")
     if implicit_zero is None:
-        implicit_zero = zero_heavy(values)
-    ptr, rows, vals = _sorted_entries(values, np.asarray(implicit_zero, dtype=np.bool_))
+        implicit_zero = (missing == 0) & (2 * zeros >= XT.shape[1])
+    implicit_zero = np.asarray(implicit_zero, dtype=np.bool_)
+    ptr, rows, vals = _sorted_entries(XT, numeric, implicit_zero)
     return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
 
 
@@ -208,30 +223,77 @@ def _stored(value, implicit_zero):
     return not np.isnan(value) and not (implicit_zero and value == 0.0)
 
 
+def _sorted_entries(XT, attributes, implicit_zero):
+    """The stored entries of each attribute s (row ``attributes[s]`` of XT): its known values,
+    or its non-zeros if ``implicit_zero[s]``, sorted by value, ties in row order (the order of
+    a stable sort of the whole row, filtered).
+    Returns (ptr, rows, vals): slot s holds entries ptr[s]:ptr[s + 1].
+
+    Each value becomes one unsigned integer, its ``_order_key`` with the low bits replaced by
+    its row, and numpy sorts these integers, every attribute in one call (with the vector
+    instructions of the machine: 4-6 times faster than a radix sort in numba). The dropped
+    low bits are the last of the mantissa; values that differ only there are put in order
+    afterwards (``_unpacked_entries``)."""
+    row_bits = max(1, (XT.shape[1] - 1).bit_length())
+    packed, ptr = _packed_keys(XT, attributes, implicit_zero, row_bits)
+    packed.sort(axis=1)
+    return _unpacked_entries(packed, ptr, XT, attributes, row_bits)
+
+
 @njit(cache=True)
-def _sorted_entries(values, implicit_zero):
-    """The stored entries of each row s of ``values`` (an attribute): its known values, or its
-    non-zeros if ``implicit_zero[s]``, sorted by value, ties in row order (the order of a
-    stable sort of the whole row, filtered).
-    Returns (ptr, rows, vals): slot s holds entries ptr[s]:ptr[s + 1]."""
-    n_slots, n = values.shape
+def _packed_keys(XT, attributes, implicit_zero, row_bits):
+    """(packed, ptr): packed[s, r] is the ``_order_key`` of attribute s's value in row r with
+    its low ``row_bits`` bits replaced by r, or the largest integer if the value is not stored
+    (it then sorts last); attribute s stores ptr[s + 1] - ptr[s] entries."""
+    n_slots, n = attributes.shape[0], XT.shape[1]
+    packed = np.empty((n_slots, n), dtype=np.uint64)
     ptr = np.zeros(n_slots + 1, dtype=np.int64)
+    high = ~np.uint64(0) << np.uint64(row_bits)
     for s in range(n_slots):
+        values = XT[attributes[s]]
         count = 0
         for r in range(n):
-            if _stored(values[s, r], implicit_zero[s]):
-                count += 1
+            value = values[r]
+            stored = _stored(value, implicit_zero[s])
+            key = (_order_key(value) & high) | np.uint64(r) if stored else ~np.uint64(0)
+            packed[s, r] = key
+            count += stored
         ptr[s + 1] = ptr[s] + count
+    return packed, ptr
+
+
+@njit(cache=True)
+def _unpacked_entries(packed, ptr, XT, attributes, row_bits):
+    """(ptr, rows, vals) from the sorted ``packed`` keys of ``_packed_keys``. Entries whose keys
+    agree above the row bits are in row order; where such a run holds values that differ in
+    the dropped bits, the run is sorted again by value (stably, so ties stay in row order)."""
+    n_slots = packed.shape[0]
     rows = np.empty(ptr[n_slots], dtype=np.int32)
     vals = np.empty(ptr[n_slots])
-    q = 0
+    row_mask = ~(~np.uint64(0) << np.uint64(row_bits))
+    shift = np.uint64(row_bits)
+    run = np.zeros(2, dtype=np.int64)
     for s in range(n_slots):
-        for r in range(n):
-            if _stored(values[s, r], implicit_zero[s]):
-                rows[q] = r
-                vals[q] = values[s, r]
-                q += 1
-    sort_segments(ptr, rows, vals)
+        values = XT[attributes[s]]
+        lo = ptr[s]
+        run_start, mixed = lo, False
+        for i in range(ptr[s + 1] - lo):
+            q = lo + i
+            key = packed[s, i]
+            row = key & row_mask
+            value = values[row]
+            rows[q] = row
+            vals[q] = value
+            if i > 0 and key >> shift == packed[s, i - 1] >> shift:
+                mixed |= value != vals[q - 1]
+            else:
+                if mixed:
+                    run[0], run[1] = run_start, q
+                    sort_segments(run, rows, vals)
+                run_start, mixed = q, False
+        if mixed:
+            run[0], run[1] = run_start, ptr[s + 1]
+            sort_segments(run, rows, vals)
     return ptr, rows, vals
 
 
@@ -304,12 +366,9 @@ def prepare(X, nominal_features=None) -> C45Data:
         return X
     if hasattr(X, "tocsc"):
         return prepare_sparse(X)
-    matrix, nominal, n_values, categories, columns = _encode(X, nominal_features)
-    if np.isinf(matrix).any():
-        raise ValueError("X contains infinite values; C4.5 accepts finite numbers and NaN")
-    XT = np.ascontiguousarray(matrix.T)
-    return C45Data(matrix, XT, nominal, n_values, categories, columns,
-                   _dense_view(XT, nominal, n_values))
+    XT, nominal, n_values, categories, columns = _encode(X, nominal_features)
+    view = _dense_view(XT, nominal, n_values)
+    return C45Data(XT.T, XT, nominal, n_values, categories, columns, view)
 
 
 def encode_like(data: Encoding, X) -> np.ndarray:
