@@ -80,7 +80,7 @@ def test_storing_zeros_or_not_grows_the_same_tree(seed):
     implicit = prepare(X)
     assert implicit.view.implicit_zero.all()
     explicit = dataclasses.replace(implicit, view=_dense_view(
-        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(X.shape[1], dtype=bool)))
+        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(X.shape[1], dtype=bool))[0])
     assert len(explicit.view.vals) == X.size > 2 * len(implicit.view.vals)
     rows = np.sort(np.random.default_rng(seed).integers(0, len(y), size=len(y)))
     for a, b, ya, wa in [(implicit, explicit, y, w),
@@ -114,7 +114,7 @@ def test_stored_entries_lighter_than_min_split_give_no_cut_either_way(shortfall,
     implicit = prepare(X)
     assert implicit.view.implicit_zero.all()
     explicit = dataclasses.replace(implicit, view=_dense_view(
-        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(1, dtype=bool)))
+        implicit.XT, implicit.nominal, implicit.n_values, np.zeros(1, dtype=bool))[0])
     trees = [C45(pruning=False).fit(data, y, sample_weight=w).tree_ for data in
              (implicit, explicit)]
     assert [t.node_count > 1 for t in trees] == [splits, splits]
@@ -148,9 +148,9 @@ def test_stored_entries_are_the_stable_sort_of_each_attribute_filtered():
 
 def test_presort_orders_values_that_differ_only_in_their_last_bits():
     # The dense presort sorts each value's order key with its low bits replaced by its row
-    # (data._sorted_entries): neighbouring floats (a few ulps apart) then tie in the sorted
+    # (data._dense_view): neighbouring floats (a few ulps apart) then tie in the sorted
     # keys and must be put in order afterwards, ties of equal values staying in row order.
-    from weightboost.c45.data import _sorted_entries
+    from weightboost.c45.data import _dense_view
 
     rng = np.random.default_rng(3)
     for _ in range(60):
@@ -163,7 +163,9 @@ def test_presort_orders_values_that_differ_only_in_their_last_bits():
         values[rng.random((d, n)) < 0.1] = -0.0
         values[rng.random((d, n)) < 0.1] = np.nan
         implicit_zero = (rng.random(d) < 0.5) & ~np.isnan(values).any(axis=1)
-        ptr, rows, vals = _sorted_entries(values, np.arange(d), implicit_zero)
+        view, _ = _dense_view(values, np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64),
+                              implicit_zero)
+        ptr, rows, vals = view.ptr, view.rows, view.vals
         for s in range(d):
             order = np.argsort(values[s], kind="stable")
             keep = ~np.isnan(values[s, order])

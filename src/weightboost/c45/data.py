@@ -18,7 +18,6 @@ proportional to the stored entries, and grows the same tree either way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -74,6 +73,8 @@ class C45Data:
     categories: tuple             # per attribute: tuple of category labels, or None
     columns: tuple                # attribute names (DataFrame columns, or 0..d-1)
     view: GrowView                # the grower's view: numeric attributes presorted
+    missing: np.ndarray           # (d,) bool: the attributes of which some instance has a
+                                  # missing value
 
     @property
     def is_sparse(self) -> bool:
@@ -84,11 +85,6 @@ class C45Data:
     @property
     def shape(self):
         return self.X.shape
-
-    @cached_property
-    def missing(self) -> np.ndarray:
-        """(d,) bool: the attributes of which some instance has a missing value."""
-        return np.isnan(self.XT).any(axis=1)
 
     def __len__(self):
         return self.X.shape[0]
@@ -174,46 +170,39 @@ def prepare_sparse(X) -> C45Data:
     nominal, n_values = np.zeros(d, dtype=bool), np.zeros(d, dtype=np.int64)
     view = _view(XT, nominal, n_values, np.arange(d, dtype=np.int64), ptr, col_rows, col_vals,
                  np.ones(d, dtype=bool))
-    return C45Data(XT.T, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view)
-
-
-@njit(cache=True)
-def _value_counts(XT, attributes):
-    """(missing, zeros, infinite): how many values of each attribute ``attributes[s]`` (a row
-    of XT) are NaN, zero and infinite."""
-    missing = np.zeros(attributes.shape[0], dtype=np.int64)
-    zeros = np.zeros(attributes.shape[0], dtype=np.int64)
-    infinite = np.zeros(attributes.shape[0], dtype=np.int64)
-    for s in range(attributes.shape[0]):
-        row = XT[attributes[s]]
-        for r in range(row.shape[0]):
-            missing[s] += np.isnan(row[r])
-            zeros[s] += row[r] == 0.0
-            infinite[s] += np.isinf(row[r])
-    return missing, zeros, infinite
+    return C45Data(XT.T, XT, nominal, n_values, tuple([None] * d), tuple(range(d)), view,
+                   np.zeros(d, dtype=bool))
 
 
 def _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero) -> GrowView:
     return GrowView(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
 
 
-def _dense_view(XT, nominal, n_values, implicit_zero=None) -> GrowView:
-    """Every numeric attribute's stored entries sorted (stable: ties keep row order): its
-    known values, or its non-zeros if it is *zero-heavy*: no missing value, and at least half
-    of the values are zeros (then the non-zeros are less than half the entries, and the zero
-    block is crossed in one step). ``implicit_zero`` (one flag per numeric attribute)
-    overrides that choice. Infinite values are refused."""
-    numeric = np.flatnonzero(~nominal)
-    num_slot = np.full(XT.shape[0], -1, dtype=np.int64)
-    num_slot[numeric] = np.arange(len(numeric))
-    missing, zeros, infinite = _value_counts(XT, numeric)
-    if infinite.any():
+def _dense_view(XT, nominal, n_values, implicit_zero=None):
+    """(view, missing): the GrowView of XT, in which every numeric attribute's stored entries
+    are sorted (stable: ties keep row order), and which attributes have a missing value.
+
+    A numeric attribute stores its known values, or its non-zeros if it is *zero-heavy*: no
+    missing value, and at least half of the values are zeros (then the non-zeros are less
+    than half the entries, and the zero block is crossed in one step). ``implicit_zero`` (one
+    flag per numeric attribute) overrides that choice. Infinite values are refused.
+
+    The entries are sorted by numpy: each stored value becomes one unsigned integer, its
+    ``_order_key`` with the low bits replaced by its row, and one ``np.sort`` orders every
+    attribute's integers (with the vector instructions of the machine: 4-6 times faster than a
+    radix sort in numba). The dropped low bits are the last of the mantissa; values that
+    differ only there are put in order afterwards (``_unpacked_entries``). Three calls in all
+    (after a tree's kernels have run, each numpy call costs microseconds)."""
+    row_bits = max(1, (XT.shape[1] - 1).bit_length())
+    choose = implicit_zero is None
+    given = np.zeros(0, dtype=np.bool_) if choose else np.asarray(implicit_zero, dtype=np.bool_)
+    packed, ptr, numeric, num_slot, implicit, missing, infinite = _packed_keys(
+        XT, nominal, given, choose, row_bits)
+    if infinite:
         raise ValueError("X contains infinite values; C4.5 accepts finite numbers and NaN")
-    if implicit_zero is None:
-        implicit_zero = (missing == 0) & (2 * zeros >= XT.shape[1])
-    implicit_zero = np.asarray(implicit_zero, dtype=np.bool_)
-    ptr, rows, vals = _sorted_entries(XT, numeric, implicit_zero)
-    return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit_zero)
+    packed.sort(axis=1)
+    rows, vals = _unpacked_entries(packed, ptr, XT, numeric, row_bits)
+    return _view(XT, nominal, n_values, num_slot, ptr, rows, vals, implicit), missing
 
 
 @njit(cache=True, inline="always")
@@ -223,34 +212,47 @@ def _stored(value, implicit_zero):
     return not np.isnan(value) and not (implicit_zero and value == 0.0)
 
 
-def _sorted_entries(XT, attributes, implicit_zero):
-    """The stored entries of each attribute s (row ``attributes[s]`` of XT): its known values,
-    or its non-zeros if ``implicit_zero[s]``, sorted by value, ties in row order (the order of
-    a stable sort of the whole row, filtered).
-    Returns (ptr, rows, vals): slot s holds entries ptr[s]:ptr[s + 1].
-
-    Each value becomes one unsigned integer, its ``_order_key`` with the low bits replaced by
-    its row, and numpy sorts these integers, every attribute in one call (with the vector
-    instructions of the machine: 4-6 times faster than a radix sort in numba). The dropped
-    low bits are the last of the mantissa; values that differ only there are put in order
-    afterwards (``_unpacked_entries``)."""
-    row_bits = max(1, (XT.shape[1] - 1).bit_length())
-    packed, ptr = _packed_keys(XT, attributes, implicit_zero, row_bits)
-    packed.sort(axis=1)
-    return _unpacked_entries(packed, ptr, XT, attributes, row_bits)
-
-
 @njit(cache=True)
-def _packed_keys(XT, attributes, implicit_zero, row_bits):
-    """(packed, ptr): packed[s, r] is the ``_order_key`` of attribute s's value in row r with
-    its low ``row_bits`` bits replaced by r, or the largest integer if the value is not stored
-    (it then sorts last); attribute s stores ptr[s + 1] - ptr[s] entries."""
-    n_slots, n = attributes.shape[0], XT.shape[1]
+def _packed_keys(XT, nominal, given, choose, row_bits):
+    """The presort's keys (see ``_dense_view``), and what one pass over the values tells:
+    (packed, ptr, numeric, num_slot, implicit_zero, missing, infinite).
+
+    packed[s, r] is the ``_order_key`` of numeric attribute s's value in row r with its low
+    ``row_bits`` bits replaced by r, or the largest integer if the value is not stored (it
+    then sorts last); attribute s stores ptr[s + 1] - ptr[s] entries. ``numeric`` lists the
+    numeric attributes, ``num_slot`` gives each attribute's s (-1 if nominal); whether an
+    attribute stores its non-zeros only is chosen (zero-heavy) if ``choose``, else ``given``;
+    ``missing`` flags every attribute with a missing value; ``infinite``: some numeric value
+    is infinite."""
+    d, n = XT.shape
+    missing = np.zeros(d, dtype=np.bool_)
+    for a in range(d):
+        for r in range(n):
+            missing[a] |= np.isnan(XT[a, r])
+    num_slot = np.full(d, -1, dtype=np.int64)
+    n_slots = 0
+    for a in range(d):
+        if not nominal[a]:
+            num_slot[a] = n_slots
+            n_slots += 1
+    numeric = np.empty(n_slots, dtype=np.int64)
+    implicit_zero = np.empty(n_slots, dtype=np.bool_)
+    infinite = False
+    for a in range(d):
+        s = num_slot[a]
+        if s < 0:
+            continue
+        numeric[s] = a
+        zeros = 0
+        for r in range(n):
+            zeros += XT[a, r] == 0.0
+            infinite |= np.isinf(XT[a, r])
+        implicit_zero[s] = (not missing[a] and 2 * zeros >= n) if choose else given[s]
     packed = np.empty((n_slots, n), dtype=np.uint64)
     ptr = np.zeros(n_slots + 1, dtype=np.int64)
     high = ~np.uint64(0) << np.uint64(row_bits)
     for s in range(n_slots):
-        values = XT[attributes[s]]
+        values = XT[numeric[s]]
         count = 0
         for r in range(n):
             value = values[r]
@@ -259,14 +261,15 @@ def _packed_keys(XT, attributes, implicit_zero, row_bits):
             packed[s, r] = key
             count += stored
         ptr[s + 1] = ptr[s] + count
-    return packed, ptr
+    return packed, ptr, numeric, num_slot, implicit_zero, missing, infinite
 
 
 @njit(cache=True)
 def _unpacked_entries(packed, ptr, XT, attributes, row_bits):
     """(ptr, rows, vals) from the sorted ``packed`` keys of ``_packed_keys``. Entries whose keys
     agree above the row bits are in row order; where such a run holds values that differ in
-    the dropped bits, the run is sorted again by value (stably, so ties stay in row order)."""
+    the dropped bits, the run is sorted again by value (stably, so ties stay in row order).
+    Returns (rows, vals)."""
     n_slots = packed.shape[0]
     rows = np.empty(ptr[n_slots], dtype=np.int32)
     vals = np.empty(ptr[n_slots])
@@ -294,7 +297,7 @@ def _unpacked_entries(packed, ptr, XT, attributes, row_bits):
         if mixed:
             run[0], run[1] = run_start, ptr[s + 1]
             sort_segments(run, rows, vals)
-    return ptr, rows, vals
+    return rows, vals
 
 
 @njit(cache=True, inline="always")
@@ -367,8 +370,8 @@ def prepare(X, nominal_features=None) -> C45Data:
     if hasattr(X, "tocsc"):
         return prepare_sparse(X)
     XT, nominal, n_values, categories, columns = _encode(X, nominal_features)
-    view = _dense_view(XT, nominal, n_values)
-    return C45Data(XT.T, XT, nominal, n_values, categories, columns, view)
+    view, missing = _dense_view(XT, nominal, n_values)
+    return C45Data(XT.T, XT, nominal, n_values, categories, columns, view, missing)
 
 
 def encode_like(data: Encoding, X) -> np.ndarray:
@@ -415,7 +418,7 @@ def take_rows(data: C45Data, rows: np.ndarray) -> C45Data:
     XT = np.ascontiguousarray(data.XT[:, rows])
     return C45Data(XT.T, XT, data.nominal, data.n_values, data.categories, data.columns,
                    _view(XT, data.nominal, data.n_values, view.num_slot, ptr, new_rows,
-                         new_vals, view.implicit_zero))
+                         new_vals, view.implicit_zero), np.isnan(XT).any(axis=1))
 
 
 @njit(cache=True)
