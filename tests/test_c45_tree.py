@@ -420,9 +420,12 @@ def test_largest_branch_errors_from_its_siblings_alone_equal_routing_the_whole_n
         walk = np.empty(len(node_int), dtype=np.int64)
         assert prune_module._all_known(data.missing, node_int, k, largest, walk)
         start, length = inst[k]
-        full = prune_module._errors_for_branch(
-            data.view, y.astype(np.int64), 2, node_int, node_float, dist, largest,
-            store_rows[start:start + length], store_w[start:start + length], cf, z)
+        full = prune_module._send_down(
+            data.view.XT, data.view.nominal, y.astype(np.int64), tree, largest,
+            store_rows[start:start + length], store_w[start:start + length], cf, z, False,
+            np.full(len(node_int), np.nan), len(store_rows),
+            np.empty(0, dtype=np.int32), np.empty(0),  # a work store that must grow
+            prune_module.make_route_work(data.view, 2, len(node_int)))[0]
         others, others_w = prune_module._other_branches(node_int, inst, store_rows, store_w, k,
                                                         largest)
         reached, added = np.zeros(len(node_int), dtype=np.int64), np.zeros((len(node_int), 2))

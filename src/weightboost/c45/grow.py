@@ -257,9 +257,10 @@ def grow(view, y, n_classes, w_root, settings):
         child_start = child_offsets[0, :n_branches + 1]
         for b in range(n_branches - 1, -1, -1):
             # open child b: its class weights and instances (a leaf until it is split). The
-            # class weights are ``tree.add_class_weights`` written out: ``dist``, reassigned
-            # when the node arrays grow, passed to that inlined function cost 6 % more of the
-            # grower's updates. (A new node's ``dist`` row is zero.)
+            # class weights are summed here, not in an inlined function: ``dist``, reassigned
+            # when the node arrays grow, passed to one cost 6 % more of the grower's updates.
+            # (A new node's ``dist`` row is zero; pruning sums a node's class weights in the
+            # same order.)
             node = first + b
             begin, end = child_start[b], child_start[b + 1]
             rows, w = child_rows[begin:end], child_w[begin:end]

@@ -15,13 +15,15 @@ Two details follow Weka 3.6's J48 exactly:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from weightboost.c45.criteria import (SMALL, estimated_errors, row_estimated_errors,
                                       row_total_and_max)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
-                                  class_totals, copy_into, partition,
+                                  copy_into, partition_into, partition_sizes, reserve,
                                   store_instances, unsigned)
 
 
@@ -74,34 +76,107 @@ def push_children(stack, top, node_int, j):
     return top
 
 
-@njit(cache=True)
-def _route(view, node_int, node_float, k, rows, w):
-    """Split (rows, w) at internal node k as J48's resetDistribution + split do.
+class RouteWork(NamedTuple):
+    """Buffers of one ``prune`` call for sending data down subtrees (``_send_down``), sized
+    for a node's instances (each row at most once: at most n) and the widest split."""
 
-    Returns the children's (rows, w) lists and the new branch shares: the known values' shares
-    of the new data, or equal shares when none of its values is known."""
-    a = node_int[k, ATTR]
-    n_branches = np.int64(node_int[k, NCHILD])  # as grow's: partition compiled once
+    branch: np.ndarray      # (n,) int64 each instance's branch, -1 if its value is missing
+    local: np.ndarray       # (n, max branches) int32, ``partition``'s positions (unused here)
+    offsets: np.ndarray     # (2, max branches + 1) int64, ``partition``'s parts and cursors
+    share: np.ndarray       # (max branches,) the branches' shares of the new data
+    totals: np.ndarray      # (1, n_classes) a node's class weights
+    blocks: np.ndarray      # (nodes, 3) int64 stack of (node, start, length) in the store
+
+
+@njit(cache=True)
+def make_route_work(view, n_classes, n_nodes):
+    n = view.XT.shape[1]
+    widest = max(2, view.n_values.max() if view.n_values.shape[0] else 2)
+    return RouteWork(np.empty(n, dtype=np.int64), np.empty((n, widest), dtype=np.int32),
+                     np.empty((2, widest + 1), dtype=np.int64), np.empty(widest),
+                     np.zeros((1, n_classes)), np.empty((n_nodes, 3), dtype=np.int64))
+
+
+@njit(cache=True)
+def _send_down(XT, nominal, y, tree, k, rows, w, cf, z, raising, leaf_errors, used, work_rows,
+               work_w, work):
+    """Send the data (rows, w) down the subtree rooted at k, splitting it at each node as
+    J48's resetDistribution + split do: a node's branch shares become the known values' shares
+    of this data, or equal shares when none of its values is known.
+
+    Without ``raising``, nothing changes and the result is the subtree's estimated errors for
+    this data: its leaves' estimates added in the order of a depth-first walk (last child
+    first). With ``raising`` (the data of a node whose largest branch was raised into it),
+    every node of the subtree takes this data as its own: class weights, instances (appended
+    to the tree's store, of which ``used`` are in use), shares, emptiness; ``leaf_errors``
+    are forgotten. Returns (errors, store rows, store weights, used, work rows, work weights).
+
+    The data goes through a work store: a node's children's instances are appended to it
+    (``partition_into``) and a node's block is released when the walk comes back to it
+    (everything above it belongs to finished subtrees). One call walks the whole subtree:
+    routing through lists of per-child arrays, a call per node, cost breast cancer (whose
+    missing values send most of its pruning here) about 8,000 reference count updates per
+    tree."""
+    node_int, node_float, empty, dist, inst, store_rows, store_w = tree
+    branch, local, offsets, share, totals, blocks = work
     m = rows.shape[0]
-    branch = np.empty(m, dtype=np.int64)
-    bag = np.zeros(n_branches)
-    for i in range(m):
-        b = branch_of(view.XT[a, unsigned(rows[i])], view.nominal[a], node_float[k, THRESH])
-        branch[i] = b
-        if b >= 0:
-            bag[b] += w[i]
-    known = bag.sum()
-    if abs(known) < SMALL:
-        share = np.full(n_branches, 1.0 / n_branches)
-    else:
-        share = bag / known
-    offsets = np.empty((2, n_branches + 1), dtype=np.int64)
-    out_rows, out_w = partition(rows, w, branch, share, n_branches,
-                                np.empty((m, n_branches), dtype=np.int32), offsets)
-    start = offsets[0]
-    child_rows = [out_rows[start[b]:start[b + 1]] for b in range(n_branches)]
-    child_w = [out_w[start[b]:start[b + 1]] for b in range(n_branches)]
-    return child_rows, child_w, share
+    work_rows, work_w = reserve(work_rows, work_w, 0, m)
+    copy_into(work_rows, 0, rows)  # rows may be a view of the store, which may grow
+    copy_into(work_w, 0, w)
+    blocks[0, 0], blocks[0, 1], blocks[0, 2] = k, 0, m
+    depth = 1
+    errors = 0.0
+    while depth > 0:
+        depth -= 1
+        j, start, length = blocks[depth, 0], blocks[depth, 1], blocks[depth, 2]
+        top = start + length
+        if raising or _is_leaf(node_int, j):
+            for c in range(totals.shape[1]):
+                totals[0, c] = 0.0
+            for i in range(start, top):
+                totals[0, y[unsigned(work_rows[i])]] += work_w[i]
+        if raising:
+            for c in range(totals.shape[1]):
+                dist[j, c] = totals[0, c]
+            leaf_errors[j] = np.nan
+            store_rows, store_w, s, used = store_instances(
+                store_rows, store_w, used, work_rows[start:top], work_w[start:top])
+            inst[j, 0] = s
+            inst[j, 1] = length
+            if _is_leaf(node_int, j):
+                if abs(work_w[start:top].sum()) >= SMALL:
+                    empty[j] = False
+                continue
+        elif _is_leaf(node_int, j):
+            errors += row_estimated_errors(totals, 0, cf, z)
+            continue
+        a = node_int[j, ATTR]
+        n_branches = np.int64(node_int[j, NCHILD])  # as grow's: partition compiled once
+        threshold = node_float[j, THRESH]
+        for b in range(n_branches):
+            share[b] = 0.0
+        for i in range(length):
+            b = branch_of(XT[a, unsigned(work_rows[start + i])], nominal[a], threshold)
+            branch[i] = b
+            if b >= 0:
+                share[unsigned(b)] += work_w[start + i]
+        known = 0.0
+        for b in range(n_branches):
+            known += share[b]
+        for b in range(n_branches):
+            share[b] = 1.0 / n_branches if abs(known) < SMALL else share[b] / known
+        total = partition_sizes(branch, length, share, n_branches, offsets)
+        work_rows, work_w = reserve(work_rows, work_w, top, total)
+        partition_into(work_rows[start:top], work_w[start:top], branch, share, n_branches,
+                       local, offsets, work_rows, work_w, top)
+        for c in range(n_branches):
+            if raising:
+                node_float[node_int[j, FIRST] + c, SHARE] = share[c]
+            blocks[depth, 0] = node_int[j, FIRST] + c
+            blocks[depth, 1] = top + offsets[0, c]
+            blocks[depth, 2] = offsets[0, c + 1] - offsets[0, c]
+            depth += 1
+    return errors, store_rows, store_w, used, work_rows, work_w
 
 
 @njit(cache=True)
@@ -117,22 +192,6 @@ def largest_branch(node_float, dist, k, first, n_children):
             heaviest = bag
             best = first + c
     return best
-
-
-@njit(cache=True)
-def _errors_for_branch(view, y, n_classes, node_int, node_float, dist, k, rows, w, cf, z):
-    """Estimated errors if the data (rows, w) were passed down the subtree rooted at k."""
-    errors = 0.0
-    stack = [(k, rows, w)]
-    while len(stack) > 0:
-        j, r, ww = stack.pop()
-        if _is_leaf(node_int, j):
-            errors += estimated_errors(class_totals(y, r, ww, n_classes), cf, z)
-        else:
-            child_rows, child_w, _ = _route(view, node_int, node_float, j, r, ww)
-            for c in range(node_int[j, NCHILD]):
-                stack.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
-    return errors
 
 
 @njit(cache=True)
@@ -247,6 +306,9 @@ def prune(view, missing, y, n_classes, tree, settings):
     ``view`` (a GrowView), ``missing`` flagging its attributes with a missing value (see
     ``_all_known``); returns it with the (possibly grown) instance store."""
     node_int, node_float, empty, dist, inst, store_rows, store_w = tree
+    work = make_route_work(view, n_classes, node_int.shape[0])
+    work_rows = np.empty(store_rows.shape[0] // 4 + 16, dtype=np.int32)  # the work store
+    work_w = np.empty(work_rows.shape[0])
     cf, z = settings.cf, settings.z
     used = store_rows.shape[0]
     reached = np.zeros(node_int.shape[0], dtype=np.int64)
@@ -276,8 +338,10 @@ def prune(view, missing, y, n_classes, tree, settings):
                                                         largest, sent, sent_w, cf, z, reached,
                                                         added, leaf_errors, walk)
             else:
-                errors_branch = _errors_for_branch(view, y, n_classes, node_int, node_float,
-                                                   dist, largest, rows, w, cf, z)
+                errors_branch, _, _, _, work_rows, work_w = _send_down(
+                    view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist,
+                                                         inst, store_rows, store_w),
+                    largest, rows, w, cf, z, False, leaf_errors, used, work_rows, work_w, work)
         else:
             errors_branch = np.inf
         errors_leaf = row_estimated_errors(dist, k, cf, z)
@@ -292,24 +356,10 @@ def prune(view, missing, y, n_classes, tree, settings):
             node_int[k, FIRST] = node_int[largest, FIRST]
             node_int[k, NCHILD] = node_int[largest, NCHILD]
             node_float[k, THRESH] = node_float[largest, THRESH]
-            rows = rows.copy()
-            w = w.copy()
-            todo = [(k, rows, w)]
-            while len(todo) > 0:
-                j, r, ww = todo.pop()
-                copy_into(dist[j], 0, class_totals(y, r, ww, n_classes))
-                leaf_errors[j] = np.nan
-                store_rows, store_w, s, used = store_instances(store_rows, store_w, used, r, ww)
-                inst[j, 0] = s
-                inst[j, 1] = r.shape[0]
-                if _is_leaf(node_int, j):
-                    if abs(ww.sum()) >= SMALL:
-                        empty[j] = False
-                    continue
-                child_rows, child_w, share = _route(view, node_int, node_float, j, r, ww)
-                for c in range(node_int[j, NCHILD]):
-                    node_float[node_int[j, FIRST] + c, SHARE] = share[c]
-                    todo.append((node_int[j, FIRST] + c, child_rows[c], child_w[c]))
+            _, store_rows, store_w, used, work_rows, work_w = _send_down(
+                view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist, inst,
+                                                     store_rows, store_w),
+                k, rows, w, cf, z, True, leaf_errors, used, work_rows, work_w, work)
             stack.append((k, 0))
     return TreeArrays(node_int, node_float, empty, dist, inst, store_rows[:used],
                       store_w[:used])

@@ -116,9 +116,10 @@ def grow_nodes(node_int, node_float, empty, dist, inst, needed):
 
 
 @njit(cache=True, inline="always")
-def store_instances(store_rows, store_w, used, rows, w):
-    """Append (rows, w) to the flat instance store; returns (rows, w, start, new used)."""
-    needed = used + rows.shape[0]
+def reserve(store_rows, store_w, used, extra):
+    """An instance store (rows, weights) with room for ``extra`` more after its first ``used``:
+    the same arrays, or copies of their used part at twice the size (or more)."""
+    needed = used + extra
     if needed > store_rows.shape[0]:
         capacity = max(needed, 2 * store_rows.shape[0])
         new_rows = np.empty(capacity, dtype=np.int32)
@@ -126,6 +127,14 @@ def store_instances(store_rows, store_w, used, rows, w):
         copy_into(new_rows, 0, store_rows[:used])
         copy_into(new_w, 0, store_w[:used])
         store_rows, store_w = new_rows, new_w
+    return store_rows, store_w
+
+
+@njit(cache=True, inline="always")
+def store_instances(store_rows, store_w, used, rows, w):
+    """Append (rows, w) to the flat instance store; returns (rows, w, start, new used)."""
+    needed = used + rows.shape[0]
+    store_rows, store_w = reserve(store_rows, store_w, used, rows.shape[0])
     copy_into(store_rows, used, rows)
     copy_into(store_w, used, w)
     return store_rows, store_w, used, needed
@@ -142,17 +151,48 @@ def branch_of(x_value, attribute_is_nominal, threshold):
 
 
 @njit(cache=True, inline="always")
-def add_class_weights(out, y, rows, w):
-    """Add the weights of instances (rows, w) to ``out``, by class."""
+def partition_sizes(branch, m, share, n_branches, offsets):
+    """The first step of ``partition``: each child's part of the output, child b's from
+    ``offsets[0, b]``, and its fill cursor ``offsets[1, b]`` at that start; returns the total
+    (``offsets[0, n_branches]``)."""
+    start, fill = offsets[0], offsets[1]
+    for b in range(n_branches + 1):
+        start[b] = 0
+    for i in range(m):
+        if branch[i] >= 0:
+            start[unsigned(branch[i] + 1)] += 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    start[b + 1] += 1
+    for b in range(n_branches):
+        start[b + 1] += start[b]
+        fill[b] = start[b]
+    return start[n_branches]
+
+
+@njit(cache=True, inline="always")
+def partition_into(rows, w, branch, share, n_branches, local, offsets, out_rows, out_w, base):
+    """The second step of ``partition``: the children's instances written to ``out_rows`` and
+    ``out_w`` from index ``base`` on, as ``partition_sizes`` laid them out."""
+    start, fill = offsets[0], offsets[1]
     for i in range(rows.shape[0]):
-        out[y[unsigned(rows[i])]] += w[i]
-
-
-@njit(cache=True)
-def class_totals(y, rows, w, n_classes):
-    out = np.zeros(n_classes)
-    add_class_weights(out, y, rows, w)
-    return out
+        if branch[i] >= 0:
+            b = unsigned(branch[i])
+            f = fill[b]
+            local[i, b] = f - start[b]
+            out_rows[unsigned(base + f)] = rows[i]
+            out_w[unsigned(base + f)] = w[i]
+            fill[b] = f + 1
+        else:
+            for b in range(n_branches):
+                if share[b] > SMALL:
+                    local[i, b] = fill[b] - start[b]
+                    out_rows[base + fill[b]] = rows[i]
+                    out_w[base + fill[b]] = w[i] * share[b]
+                    fill[b] += 1
+                else:
+                    local[i, b] = -1
 
 
 @njit(cache=True, inline="always")
@@ -170,39 +210,10 @@ def partition(rows, w, branch, share, n_branches, local, offsets):
     caller's, reused from node to node (``offsets[1]`` is the fill cursor); the children are
     parts of one buffer, so that the loop writes through plain arrays (an element of a list of
     arrays costs a reference count update per access)."""
-    m = rows.shape[0]
-    start, fill = offsets[0], offsets[1]
-    for b in range(n_branches + 1):
-        start[b] = 0
-    for i in range(m):
-        if branch[i] >= 0:
-            start[unsigned(branch[i] + 1)] += 1
-        else:
-            for b in range(n_branches):
-                if share[b] > SMALL:
-                    start[b + 1] += 1
-    for b in range(n_branches):
-        start[b + 1] += start[b]
-        fill[b] = start[b]
-    out_rows = np.empty(start[n_branches], dtype=np.int32)
-    out_w = np.empty(start[n_branches])
-    for i in range(m):
-        if branch[i] >= 0:
-            b = unsigned(branch[i])
-            f = fill[b]
-            local[i, b] = f - start[b]
-            out_rows[unsigned(f)] = rows[i]
-            out_w[unsigned(f)] = w[i]
-            fill[b] = f + 1
-        else:
-            for b in range(n_branches):
-                if share[b] > SMALL:
-                    local[i, b] = fill[b] - start[b]
-                    out_rows[fill[b]] = rows[i]
-                    out_w[fill[b]] = w[i] * share[b]
-                    fill[b] += 1
-                else:
-                    local[i, b] = -1
+    total = partition_sizes(branch, rows.shape[0], share, n_branches, offsets)
+    out_rows = np.empty(total, dtype=np.int32)
+    out_w = np.empty(total)
+    partition_into(rows, w, branch, share, n_branches, local, offsets, out_rows, out_w, 0)
     return out_rows, out_w
 
 
