@@ -3,6 +3,7 @@
     python bench/c45_perf.py [--set spambase] [--trees 300]
                              [--weights gamma|weightboost|weightdecay] [--out /tmp/c45.perf.data]
                              [--callers NRT_incref,NRT_decref] [--annotate select_split]
+                             [--single]
 
 Fits ``--trees`` trees on one UCI table (``snakemake data``), or with ``--set r-<category>`` on
 the sparse Reuters training matrix one-vs-rest (``snakemake reuters``), as boosting does (one
@@ -24,6 +25,9 @@ counting (``NRT_incref``, ``NRT_decref``): perf's own call graphs cannot, as num
 no frame pointers and has no unwind tables. perf then also saves the top 64 bytes of the stack
 with each sample (``--call-graph dwarf,64``); a sample taken in such a function, which saves
 nothing on the stack, has its return address there, in the calling kernel.
+
+``--single`` profiles single fits from a numpy array instead (``bench/c45_speed.py``'s single
+fit: encoding, presort and checks included, unit weights).
 
 ``--annotate KERNEL`` profiles one kernel instruction by instruction: its machine code is read
 from this process's memory, disassembled with ``objdump`` and printed around its hottest
@@ -227,9 +231,15 @@ def main():
     parser.add_argument("--annotate", metavar="KERNEL", default="",
                         help="profile one kernel (e.g. select_split) instruction by "
                              "instruction")
+    parser.add_argument("--single", action="store_true",
+                        help="single fits from a numpy array (prepare included)")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="c45-perf-")  # compile afresh
 
+    import numpy as np
+
+    import weightboost.c45.data as data_module
+    import weightboost.c45.estimator as estimator
     import weightboost.c45.grow as grow
     import weightboost.c45.predict as predict
     import weightboost.c45.prune as prune
@@ -237,9 +247,20 @@ def main():
     from weightboost.c45 import C45
 
     data, y = load_set(args.set, args.data)
-    weights = tree_weightings(data, y, args.trees, args.weights)
-    C45().fit(data, y, sample_weight=weights[0])  # compiles every kernel a fit calls
-    functions = write_perf_map([grow, prune, predict, tree])
+    if args.single:
+        X, nominal = np.ascontiguousarray(data.X), np.flatnonzero(data.nominal)
+
+        def fit(_):
+            C45(nominal_features=nominal).fit(X, y)
+
+        weights = [None] * args.trees
+    else:
+        def fit(w):
+            C45().fit(data, y, sample_weight=w)
+
+        weights = tree_weightings(data, y, args.trees, args.weights)
+    fit(weights[0])  # compiles every kernel a fit calls
+    functions = write_perf_map([grow, prune, predict, tree, data_module, estimator])
     print(f"{len(functions)} compiled functions named", file=sys.stderr)
     stacks = ["--call-graph", "dwarf,64"] if args.callers else []
     recorder = subprocess.Popen(["perf", "record", "-F", "4000", *stacks, "-o", args.out, "-p",
@@ -247,12 +268,13 @@ def main():
     time.sleep(1.0)  # perf attaches
     start = time.perf_counter()
     for w in weights:
-        C45().fit(data, y, sample_weight=w)
+        fit(w)
     seconds = time.perf_counter() - start
     recorder.send_signal(signal.SIGINT)
     recorder.wait()
-    print(f"{args.set}: {1000 * seconds / len(weights):.1f} ms per tree ({len(weights)} trees, "
-          f"{args.weights} weights)")
+    kind = "single fits, unit weights" if args.single else f"{args.weights} weights"
+    print(f"{args.set}: {1000 * seconds / len(weights):.2f} ms per tree ({len(weights)} trees, "
+          f"{kind})")
     report = subprocess.run(["perf", "report", "-i", args.out, "--no-children", "--sort",
                              "symbol", "--stdio", "-g", "none"], capture_output=True,
                             text=True).stdout

@@ -221,23 +221,29 @@ def test_the_server_leaves_with_its_snakemake_run(tmp_path):
 def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path, monkeypatch):
     """warm.compile_kernels compiles pruning and prediction on a hand-made one-leaf tree while
     a second process compiles the grower: the leaf must have exactly the array types that
-    ``grow`` returns, or every job would compile pruning a second time."""
+    ``grow`` returns (and the collapse its argument types in ``build.fit_tree``), or compiling
+    ``fit_tree``, which calls them, would compile pruning a second time."""
     import numba
+    import numpy as np
 
-    from weightboost.c45 import C45
+    from weightboost.c45.data import prepare
+    from weightboost.c45.grow import grow
     from weightboost.c45.predict import most_probable, predict_distribution
     from weightboost.c45.prune import collapse, prune
-    from weightboost.c45.tree import compact
+    from weightboost.c45.tree import GrowSettings, compact
 
     X, y = warm._tiny_data()
-    model = C45().fit(X, y)                      # the real path: grow, prune, compact
-    for rows in (X, model.encode(X)):            # Fortran-ordered rows, as boosting's
-        model.predict_proba(rows)
-        model.predict(rows)
-    kernels = (collapse, prune, compact, predict_distribution, most_probable)
-    before = [len(k.signatures) for k in kernels]
+    data = prepare(X)
+    tree = grow(data.view, y, 2, np.ones(len(y)), GrowSettings(2.0, True))  # fit_tree's call
     warm.compile_pruning_and_prediction()
-    assert [len(k.signatures) for k in kernels] == before
+    grown = numba.typeof(tree)
+    assert any(signature[4] == grown for signature in prune.signatures)
+    assert (numba.typeof(tree.node_int), numba.typeof(tree.dist), numba.int64) in \
+        collapse.signatures
+    assert tuple(numba.typeof(a) for a in (tree.node_int, tree.node_float, tree.empty,
+                                           tree.dist)) + (numba.int64,) in compact.signatures
+    for kernel in (predict_distribution, most_probable):  # C- and Fortran-ordered rows
+        assert {signature[0].layout for signature in kernel.signatures} == {"C", "F"}
     assert warm.grower_cached()
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))  # restored after
     assert not warm.grower_cached()

@@ -2,8 +2,9 @@
 
 ``criteria`` (entropies, gain, gain ratio, pessimistic error), ``split`` (numeric and nominal
 split evaluation, model selection), ``grow`` (tree building with fractional instances),
-``prune`` (collapse, pruning, subtree raising), ``predict`` (class distributions), ``data``
-(encoding and presorting), ``estimator`` (the scikit-learn classifier ``C45``);
+``prune`` (collapse, pruning, subtree raising), ``build`` (the four in one compiled call),
+``predict`` (class distributions), ``data`` (encoding and presorting), ``estimator`` (the
+scikit-learn classifier ``C45``);
 ``kernel_cache`` keeps numba's compiled kernels per version of these sources.
 """
 

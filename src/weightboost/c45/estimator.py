@@ -13,11 +13,9 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.c45.criteria import z_for_confidence
 from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare
-from weightboost.c45.grow import grow
+from weightboost.c45.build import fit_tree
 from weightboost.c45.predict import apply_leaves, most_probable, predict_distribution
-from weightboost.c45.prune import collapse, prune
-from weightboost.c45.tree import (ATTR, FIRST, NCHILD, THRESH, GrowSettings, PruneSettings,
-                                  compact)
+from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH, GrowSettings, PruneSettings
 
 
 @dataclass(frozen=True)
@@ -205,17 +203,12 @@ class C45(ClassifierMixin, BaseEstimator):
         return self
 
     def _build(self, data: C45Data, y_index, weights) -> C45Tree:
-        n_classes = len(self.classes_)
-        tree = grow(data.view, y_index, n_classes, weights,
-                    GrowSettings(float(self.min_instances), bool(self.mdl_correction)))
-        if self.collapse:
-            collapse(tree.node_int, tree.dist, 0)
-        if self.pruning:
-            tree = prune(data.view, data.missing, y_index, n_classes, tree,
-                         PruneSettings(float(self.confidence), z_for_confidence(self.confidence),
-                                       bool(self.subtree_raising)))
-        return C45Tree(*compact(tree.node_int, tree.node_float, tree.empty, tree.dist,
-                                tree.node_int.shape[0]))
+        return C45Tree(*fit_tree(
+            data.view, data.missing, y_index, len(self.classes_), weights,
+            GrowSettings(float(self.min_instances), bool(self.mdl_correction)),
+            PruneSettings(float(self.confidence), z_for_confidence(self.confidence),
+                          bool(self.subtree_raising)),
+            bool(self.collapse), bool(self.pruning)))
 
     # -- prediction -------------------------------------------------------------------------
     def _encode_predict(self, X):

@@ -341,7 +341,8 @@ def prune(view, missing, y, n_classes, tree, settings):
                 errors_branch, _, _, _, work_rows, work_w = _send_down(
                     view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist,
                                                          inst, store_rows, store_w),
-                    largest, rows, w, cf, z, False, leaf_errors, used, work_rows, work_w, work)
+                    largest, rows, w, cf, z, np.bool_(False), leaf_errors, used, work_rows,
+                    work_w, work)
         else:
             errors_branch = np.inf
         errors_leaf = row_estimated_errors(dist, k, cf, z)
@@ -359,7 +360,7 @@ def prune(view, missing, y, n_classes, tree, settings):
             _, store_rows, store_w, used, work_rows, work_w = _send_down(
                 view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist, inst,
                                                      store_rows, store_w),
-                k, rows, w, cf, z, True, leaf_errors, used, work_rows, work_w, work)
+                k, rows, w, cf, z, np.bool_(True), leaf_errors, used, work_rows, work_w, work)
             stack.append((k, 0))
     return TreeArrays(node_int, node_float, empty, dist, inst, store_rows[:used],
                       store_w[:used])
