@@ -259,6 +259,17 @@ def test_numeric_nominal_columns_are_coded_by_their_sorted_distinct_values():
                           equal_nan=True)
     assert data.n_values.tolist() == [3, 2]
 
+    # at random, with -0.0 beside 0.0 (one value) and missing values: numpy's distinct values
+    rng = np.random.default_rng(8)
+    X = rng.choice([0.0, -0.0, 1.5, -3.0, np.nan, 7.0, 1e300], size=(300, 4))
+    data = prepare(X, nominal_features=[0, 1, 2, 3])
+    for j in range(4):
+        known = ~np.isnan(X[:, j])
+        values, index = np.unique(X[known, j], return_inverse=True)
+        assert data.categories[j] == tuple(values.tolist())
+        np.testing.assert_array_equal(data.X[known, j], index)
+        assert np.isnan(data.X[~known, j]).all()
+
 
 def test_min_instances_and_confidence_change_the_tree():
     X, y = noisy_nominal(8)

@@ -137,20 +137,47 @@ def _encode(X, nominal_features=None):
 def _value_codes(columns):
     """Each row of ``columns`` (k, n) coded by its distinct known values: (codes, known),
     where codes[c, i] is the rank of columns[c, i] among row c's distinct values ascending
-    (NaN stays NaN) and known[c] is the tuple of those values. One sort of all rows (a sort
-    of values is several times faster than an argsort or ``np.unique`` per row)."""
+    (NaN stays NaN) and known[c] is the tuple of those values. One numpy sort of all rows (with
+    the machine's vector instructions), then one compiled pass: the distinct values are the
+    first of each run of equal ones, and each value's code is found by bisection."""
     ordered = np.sort(columns, axis=1)                 # NaN last
-    first = np.ones(ordered.shape, dtype=bool)         # the first of its value in the order
-    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    first &= ~np.isnan(ordered)
-    codes = np.empty(columns.shape)
-    known = []
-    for c in range(columns.shape[0]):
-        values = ordered[c, first[c]]
-        codes[c] = np.searchsorted(values, columns[c])
-        known.append(tuple(values.tolist()))
-    codes[np.isnan(columns)] = np.nan
-    return codes, known
+    codes, distinct, counts = _coded_rows(columns, ordered)
+    return codes, [tuple(distinct[c, :counts[c]].tolist()) for c in range(columns.shape[0])]
+
+
+@njit(cache=True)
+def _coded_rows(columns, ordered):
+    """``_value_codes``' pass: (codes, distinct, counts), row c's distinct known values being
+    distinct[c, :counts[c]] (the first of each run of equal values of ``ordered``, its sorted
+    copy, so that -0.0 and 0.0 are one value)."""
+    k, n = columns.shape
+    distinct = np.empty((k, n))
+    counts = np.zeros(k, dtype=np.int64)
+    codes = np.empty((k, n))
+    for c in range(k):
+        count = 0
+        for i in range(n):
+            value = ordered[c, i]
+            if np.isnan(value):
+                break
+            if count == 0 or value != distinct[c, count - 1]:
+                distinct[c, count] = value
+                count += 1
+        counts[c] = count
+        for i in range(n):
+            value = columns[c, i]
+            if np.isnan(value):
+                codes[c, i] = np.nan
+                continue
+            lo, hi = 0, count  # the first distinct value >= value: np.searchsorted's left side
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if distinct[c, mid] < value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            codes[c, i] = lo
+    return codes, distinct, counts
 
 
 def prepare_sparse(X) -> C45Data:
