@@ -20,8 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import (SMALL, estimated_errors, row_estimated_errors,
-                                      row_total_and_max)
+from weightboost.c45.criteria import SMALL, row_estimated_errors, row_total_and_max
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, TreeArrays, branch_of,
                                   copy_into, partition_into, partition_sizes, reserve,
                                   store_instances, unsigned)
