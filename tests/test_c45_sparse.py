@@ -124,13 +124,15 @@ def test_stored_entries_lighter_than_min_split_give_no_cut_either_way(shortfall,
 def test_stored_entries_are_the_stable_sort_of_each_attribute_filtered():
     # The grower relies on the presorted entries being sorted by value with ties in row order
     # (J48 scans instances in a stable sort): each numeric attribute's known values, or its
-    # non-zeros when it stores only those. Ties, -0.0 beside 0.0 and NaN included.
+    # non-zeros when it stores only those. Ties, -0.0 beside 0.0 and NaN included; whole
+    # numbers of a narrow range (sorted by counting) and of a wide one (sorted by numpy).
     from weightboost.c45.data import prepare
 
     rng = np.random.default_rng(5)
     for k in range(40):
         n, d = int(rng.integers(1, 300)), int(rng.integers(1, 6))
-        X = np.round(rng.normal(size=(n, d)), int(rng.integers(0, 2)))
+        X = np.round(rng.normal(size=(n, d)) * 10.0 ** rng.integers(0, 4, size=d),
+                     int(rng.integers(0, 2)))
         X[rng.random((n, d)) < 0.4] = 0.0
         X[rng.random((n, d)) < 0.1] = -0.0
         if k % 2:

@@ -254,8 +254,11 @@ def _packed_keys(XT, nominal, given, choose, row_bits):
     d, n = XT.shape
     missing = np.zeros(d, dtype=np.bool_)
     for a in range(d):
+        row = XT[a]
+        n_missing = 0  # counted in a register: or-ing into missing[a] waited on each store
         for r in range(n):
-            missing[a] |= np.isnan(XT[a, r])
+            n_missing += np.isnan(row[r])
+        missing[a] = n_missing > 0
     num_slot = np.full(d, -1, dtype=np.int64)
     n_slots = 0
     for a in range(d):
@@ -270,10 +273,12 @@ def _packed_keys(XT, nominal, given, choose, row_bits):
         if s < 0:
             continue
         numeric[s] = a
-        zeros = 0
+        row = XT[a]
+        zeros, n_infinite = 0, 0
         for r in range(n):
-            zeros += XT[a, r] == 0.0
-            infinite |= np.isinf(XT[a, r])
+            zeros += row[r] == 0.0
+            n_infinite += np.isinf(row[r])
+        infinite |= n_infinite > 0
         implicit_zero[s] = (not missing[a] and 2 * zeros >= n) if choose else given[s]
     packed = np.empty((n_slots, n), dtype=np.uint64)
     ptr = np.zeros(n_slots + 1, dtype=np.int64)
