@@ -101,6 +101,25 @@ def test_the_scan_chooses_the_cut_of_j48s_every_gain_scan(case):
             assert cut == (low if midpoint == high else midpoint)
 
 
+@pytest.mark.parametrize("period", [2, 3, 4, 6])
+def test_the_scan_chooses_j48s_cut_among_gains_tied_within_the_tolerance(period):
+    """A periodic class pattern gives cuts whose gains differ by about 1e-6 and less, so
+    that which of them is J48's first best turns on the exact gains: a screen that skipped
+    a cut it should not have (``gain_bound``) would choose another."""
+    rng = np.random.default_rng(period)
+    for m in range(24, 120, 7):
+        y = (np.arange(m) // (period // 2 or 1)) % 2
+        values = np.arange(m, dtype=float)
+        for w in (np.ones(m), 1.0 + 1e-6 * rng.random(m), 1.0 + 1e-3 * rng.random(m)):
+            w = w * m / w.sum()
+            valid, gain, _ratio, cut = scan(values, y, w, 2)
+            expected_valid, expected_gain, low, high = j48_scan(values, y, w, 2)
+            assert valid == expected_valid
+            if valid:
+                assert gain == pytest.approx(expected_gain, rel=1e-9, abs=1e-12)
+                assert cut == (low + high) / 2
+
+
 def test_the_scan_over_stored_non_zeros_equals_the_scan_over_all_values():
     rng = np.random.default_rng(7)
     for _ in range(200):

@@ -25,9 +25,17 @@ from numba import njit
 
 from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
                                       gain_without_tolerance, lnfunc, new_ent, old_ent)
+from weightboost.c45.fastlog import LN_ERROR, approx_lnfunc
 from weightboost.c45.tree import branch_of, unsigned
 
 LOG2 = math.log(2.0)
+# ``gain_bound`` exceeds the raw gain by at most 2·LN_ERROR/ln 2 = 1.4e-8 from its logarithms
+# (the x ln x terms of a cut weigh 2K in all, and the gain divides by K), plus the rounding of
+# two sums of a few terms (a relative 1e-15 of K·ln K, divided by K: below 1e-12 for any node
+# under 10^300 weight). The margin is seven times that, and a tenth of Weka's 1e-6.
+GAIN_MARGIN = 1e-7
+INV_LOG2 = 1.0 / LOG2
+assert GAIN_MARGIN > 5 * 2 * LN_ERROR / LOG2
 
 
 @njit(cache=True, inline="always")
@@ -80,6 +88,26 @@ def cut_gain(terms, changed, term, term_off, left_weight, right_weight, default_
 
 
 @njit(cache=True, inline="always")
+def gain_bound(approx_terms, left_weight, right_weight, default_ent, scale):
+    """An upper bound of a binary cut's raw gain (``cut_gain``) from the sum of its classes'
+    ``approx_lnfunc`` terms, in the formula's order, with ``scale`` = (1 - unknown rate)/K:
+    ``approx_lnfunc`` in place of ``lnfunc``, multiplications in place of divisions, plus
+    ``GAIN_MARGIN``."""
+    after = (approx_lnfunc(left_weight) + approx_lnfunc(right_weight) - approx_terms) * INV_LOG2
+    return scale * (default_ent - after) + GAIN_MARGIN
+
+
+@njit(cache=True)
+def exact_terms(terms):
+    """The anchor's exact ``class_terms`` (row 0) of every class whose row 3 says they are
+    not computed yet, from its class weights left and right of the cut (rows 4 and 5)."""
+    for j in range(terms.shape[1]):
+        if terms[3, j] == 0.0:
+            terms[0, j] = class_terms(terms[4, j], terms[5, j])[0]
+            terms[3, j] = 1.0
+
+
+@njit(cache=True, inline="always")
 def keep_better(best, gain, low, high, left_weight):
     """J48's scan: a cut is counted in ``tries`` and kept if its gain beats the best by more
     than 1e-6 (the first of equal cuts wins). ``best`` = (gain, low value, high value, left
@@ -88,6 +116,13 @@ def keep_better(best, gain, low, high, left_weight):
     if gain - best_gain > SMALL:
         return gain, low, high, left_weight, True, tries + 1
     return best_gain, best_low, best_high, best_left, found, tries + 1
+
+
+@njit(cache=True, inline="always")
+def count_tries(best, n):
+    """``best`` after n cuts that cannot beat it (``keep_better`` of each)."""
+    best_gain, low, high, best_left, found, tries = best
+    return best_gain, low, high, best_left, found, tries + n
 
 
 @njit(cache=True, inline="always")
@@ -235,7 +270,12 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     while every element moved left since the last evaluated cut (the *anchor*) is of one
     class, the class weights of the candidates lie on one line, along which the gain is a
     convex function; their states are recorded, and when the line ends, the last is evaluated
-    and the others are decided without their gains (``improve_along_line``).
+    and the others are decided without their gains (``improve_along_line``). And a cut that
+    is evaluated (an anchor, a line's end) gets an upper bound of its gain first
+    (``gain_bound``, from ``fastlog.approx_lnfunc``): if that cannot beat the best by more
+    than 1e-6, neither can the gain, which is then not computed (nor, for a line's end, the
+    gains of the line's other candidates). Only about one evaluated cut in ten, the running
+    best's improvements and the cuts close to it, needs the C library's logarithm.
 
     An attribute storing its non-zeros only whose entries weigh less than minSplit has no
     valid cut (one side of every cut holds entries only) and is skipped without the scan.
@@ -244,8 +284,11 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     of the node has a known value (computed once per node, not per attribute).
 
     ``buffers``: ``sides`` (3, n_classes), the class weights left of the cut, right of it and
-    of the entries; ``terms`` (2, n_classes), each class's ``class_terms`` at the anchor (as
-    the anchor's gain computed them: a cut on the line recomputes its class's only); and
+    of the entries; ``terms`` (6, n_classes), per class at the anchor: its ``class_terms``
+    (row 0, as the anchor's gain computed them: a cut on the line recomputes its class's
+    only), whether they lie off x ln x (row 1), its ``approx_lnfunc`` terms (row 2), whether
+    row 0 is computed (row 3: 1.0, else 0.0; ``exact_terms`` computes it when needed), and its
+    weights left and right of the cut (rows 4 and 5); and
     ``skipped`` (5, at least the number of entries), the skipped
     candidates' left weight of the line's class, right weight of it, left weight, value and
     following value. All of a node's attributes are evaluated in one loop, and the function is
@@ -322,6 +365,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             # 2·SMALL covers the rounding of its running sums)
             continue
         default_ent = node_ent if n_known == m else old_ent(sides[1])
+        scale = (1.0 - (node_weight - known) / node_weight) / known  # for gain_bound
         for j in range(n_classes):
             sides[0, j] = 0.0
         left_weight = 0.0
@@ -336,7 +380,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             while zero_at < c and vals[lo + zero_at] < 0.0:
                 zero_at += 1
         n_elements = c + 1 if n_zero > 0 else c
+        # the anchor's raw gain, or while not ``anchor_exact`` an upper bound of it
         anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
+        anchor_exact, anchor_left = False, 0.0
         line, tail = -1, -1            # class of the elements moved since the anchor / last cut
         n_skipped, skipped_line = np.int64(0), np.int64(-1)
         e = -1
@@ -355,23 +401,55 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 off_curve = False  # some candidate's weight where lnfunc is not x ln x
                 for row in range(4 if last > 0 else 0):
                     off_curve = off_curve or off_x_log_x_along(skipped, row, n_skipped, known)
-                term, term_off = class_terms(skipped[0, last], skipped[1, last])
-                gain, raw, clean = cut_gain(terms, skipped_line, term, term_off,
-                                            skipped[2, last], known - skipped[2, last],
-                                            default_ent, known, node_weight)
-                if last == 0 or (clean and not off_curve and node_weight >= 1.0
-                                 and max(anchor_raw, raw) - best[0] <= SMALL):
-                    # convexity: no skipped candidate but the last can change the best
-                    best_gain, low, high, best_left, found, tries = best
-                    best = keep_better((best_gain, low, high, best_left, found, tries + last),
-                                       gain, skipped[3, last], skipped[4, last], skipped[2, last])
+                line_left, line_right = skipped[0, last], skipped[1, last]
+                last_left = skipped[2, last]
+                term_off = off_x_log_x(line_left) or off_x_log_x(line_right)
+                term_approx = approx_lnfunc(line_left) + approx_lnfunc(line_right)
+                clean = not (off_x_log_x(last_left) or off_x_log_x(known - last_left)
+                             or term_off)
+                approx_terms = 0.0
+                for j in range(n_classes):
+                    if j == skipped_line:
+                        approx_terms += term_approx
+                    else:
+                        approx_terms += terms[2, j]
+                        clean = clean and terms[1, j] == 0.0
+                raw = gain_bound(approx_terms, last_left, known - last_left, default_ent, scale)
+                exact = not (raw - best[0] <= SMALL and (
+                    last == 0 or (clean and not off_curve and node_weight >= 1.0
+                                  and anchor_raw - best[0] <= SMALL)))
+                term = 0.0
+                if not exact:
+                    # the bounds say what the gains would: no candidate of the line beats the
+                    # best (convexity, below), counted without their gains
+                    best = count_tries(best, n_skipped)
                 else:
-                    best = improve_along_line(best, skipped_line, n_skipped, off_curve or not clean,
-                                              terms, known, default_ent, node_weight, anchor_raw,
-                                              gain, skipped)
+                    exact_terms(terms)
+                    if not anchor_exact:
+                        anchor_raw = cut_gain(terms, -1, 0.0, False, anchor_left,
+                                              known - anchor_left, default_ent, known,
+                                              node_weight)[1]
+                    term = class_terms(line_left, line_right)[0]
+                    gain, raw, clean = cut_gain(terms, skipped_line, term, term_off,
+                                                last_left, known - last_left,
+                                                default_ent, known, node_weight)
+                    if last == 0 or (clean and not off_curve and node_weight >= 1.0
+                                     and max(anchor_raw, raw) - best[0] <= SMALL):
+                        # convexity: no skipped candidate but the last can change the best
+                        best = keep_better(count_tries(best, last), gain, skipped[3, last],
+                                           skipped[4, last], last_left)
+                    else:
+                        best = improve_along_line(best, skipped_line, n_skipped,
+                                                  off_curve or not clean, terms, known,
+                                                  default_ent, node_weight, anchor_raw, gain,
+                                                  skipped)
                 # the last skipped candidate is the anchor now: only its line's class changed
-                terms[0, skipped_line], terms[1, skipped_line] = term, 1.0 if term_off else 0.0
-                anchor_raw, anchor_clean = raw, clean
+                terms[0, skipped_line] = term
+                terms[1, skipped_line] = 1.0 if term_off else 0.0
+                terms[2, skipped_line] = term_approx
+                terms[3, skipped_line] = 1.0 if exact else 0.0
+                terms[4, skipped_line], terms[5, skipped_line] = line_left, line_right
+                anchor_raw, anchor_clean, anchor_exact, anchor_left = raw, clean, exact, last_left
                 n_skipped = 0
                 line = tail
             if final:
@@ -449,13 +527,32 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                     sides[0, line], sides[1, line] = line_left, line_right
                     continue
                 else:
+                    # the anchor now: its class weights and terms are kept in ``terms``, and
+                    # its gain computed only if its bound may beat the best
+                    approx_terms = 0.0
+                    clean = not (off_x_log_x(left_weight) or off_x_log_x(known - left_weight))
                     for j in range(n_classes):
-                        term, term_off = class_terms(sides[0, j], sides[1, j])
-                        terms[0, j], terms[1, j] = term, 1.0 if term_off else 0.0
-                    gain, anchor_raw, anchor_clean = cut_gain(
-                        terms, -1, 0.0, False, left_weight, known - left_weight, default_ent,
-                        known, node_weight)
-                    best = keep_better(best, gain, value, following, left_weight)
+                        left_j, right_j = sides[0, j], sides[1, j]
+                        term_off = off_x_log_x(left_j) or off_x_log_x(right_j)
+                        term_approx = approx_lnfunc(left_j) + approx_lnfunc(right_j)
+                        terms[1, j] = 1.0 if term_off else 0.0
+                        terms[2, j] = term_approx
+                        terms[3, j] = 0.0
+                        terms[4, j], terms[5, j] = left_j, right_j
+                        approx_terms += term_approx
+                        clean = clean and not term_off
+                    anchor_raw = gain_bound(approx_terms, left_weight, known - left_weight,
+                                            default_ent, scale)
+                    anchor_clean, anchor_left = clean, left_weight
+                    anchor_exact = not (anchor_raw - best[0] <= SMALL)
+                    if anchor_exact:
+                        exact_terms(terms)
+                        gain, anchor_raw, anchor_clean = cut_gain(
+                            terms, -1, 0.0, False, left_weight, known - left_weight,
+                            default_ent, known, node_weight)
+                        best = keep_better(best, gain, value, following, left_weight)
+                    else:
+                        best = count_tries(best, 1)
                     line = -1
                 tail = -1
         best_gain, best_low, best_high, best_left_weight, found, tries = best
@@ -602,7 +699,7 @@ def make_scratch(n_attributes, n_classes, n_rows):
     ``make_nominal_buffers``)."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty((3, n_classes)), np.empty((2, n_classes)), np.empty((5, n_rows))))
+            (np.empty((3, n_classes)), np.empty((6, n_classes)), np.empty((5, n_rows))))
 
 
 @njit(cache=True)
