@@ -120,6 +120,44 @@ def test_the_scan_chooses_j48s_cut_among_gains_tied_within_the_tolerance(period)
                 assert cut == (low + high) / 2
 
 
+def test_the_scan_decides_improvements_just_above_the_tolerance():
+    """Weights moved along a line until J48's choice of cut switches: at the switch a gain beats
+    the running best by 1e-6 and next to nothing (here about 1e-11), the case where a screen
+    whose bound fell below the gain (``gain_bound``) would skip the cut that wins."""
+    rng = np.random.default_rng(11)
+    switches = 0
+    for _ in range(30):
+        m = int(rng.integers(16, 50))
+        n_classes = 2 + int(rng.integers(0, 2))
+        y = rng.integers(0, n_classes, size=m)
+        values = rng.normal(size=m).round(1)
+        base, direction = rng.exponential(size=m), rng.normal(size=m)
+
+        def weights(t):
+            w = base * np.exp(t * direction)
+            return w * m / w.sum()
+
+        def choice(t):
+            valid, _gain, low, high = j48_scan(values, y, weights(t), n_classes)
+            return valid, low, high
+
+        lo, hi = 0.0, 1.0
+        if choice(lo) == choice(hi):
+            continue
+        for _ in range(30):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if choice(mid) == choice(lo) else (lo, mid)
+        switches += 1
+        for t in (lo, hi):
+            valid, _gain, _ratio, cut = scan(values, y, weights(t), n_classes)
+            expected_valid, _, low, high = j48_scan(values, y, weights(t), n_classes)
+            assert valid == expected_valid
+            if valid:
+                midpoint = (low + high) / 2
+                assert cut == (low if midpoint == high else midpoint)
+    assert switches >= 10, switches
+
+
 def test_the_scan_over_stored_non_zeros_equals_the_scan_over_all_values():
     rng = np.random.default_rng(7)
     for _ in range(200):
