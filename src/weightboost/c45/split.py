@@ -25,7 +25,7 @@ from numba import njit
 
 from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
                                       gain_without_tolerance, lnfunc, new_ent, old_ent)
-from weightboost.c45.fastlog import LN_ERROR, approx_lnfunc
+from weightboost.c45.fastlog import LN_ERROR, approx_lnfunc, entropy_chord
 from weightboost.c45.tree import branch_of, unsigned
 
 LOG2 = math.log(2.0)
@@ -95,6 +95,22 @@ def gain_bound(approx_terms, left_weight, right_weight, default_ent, scale):
     ``GAIN_MARGIN``."""
     after = (approx_lnfunc(left_weight) + approx_lnfunc(right_weight) - approx_terms) * INV_LOG2
     return scale * (default_ent - after) + GAIN_MARGIN
+
+
+@njit(cache=True, inline="always")
+def binary_gain_bound(left0, right0, left1, right1, left_weight, right_weight, default_ent,
+                      scale, clean):
+    """``gain_bound`` of a two-class cut from its class weights: where both sides' first-class
+    shares lie in [0.01, 0.99] and ``clean``, from the binary entropy's chords, else from
+    ``approx_lnfunc``."""
+    if clean and left_weight > 1e-6 and right_weight > 1e-6:
+        p, q = left0 / left_weight, right0 / right_weight
+        if 0.01 <= p <= 0.99 and 0.01 <= q <= 0.99:
+            after = (left_weight * entropy_chord(p) + right_weight * entropy_chord(q)) * INV_LOG2
+            return scale * (default_ent - after) + GAIN_MARGIN
+    return gain_bound((approx_lnfunc(left0) + approx_lnfunc(right0))
+                      + (approx_lnfunc(left1) + approx_lnfunc(right1)),
+                      left_weight, right_weight, default_ent, scale)
 
 
 @njit(cache=True)
@@ -404,7 +420,8 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 line_left, line_right = skipped[0, last], skipped[1, last]
                 last_left = skipped[2, last]
                 term_off = off_x_log_x(line_left) or off_x_log_x(line_right)
-                term_approx = approx_lnfunc(line_left) + approx_lnfunc(line_right)
+                term_approx = (0.0 if n_classes == 2
+                               else approx_lnfunc(line_left) + approx_lnfunc(line_right))
                 clean = not (off_x_log_x(last_left) or off_x_log_x(known - last_left)
                              or term_off)
                 approx_terms = 0.0
@@ -414,7 +431,15 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                     else:
                         approx_terms += terms[2, j]
                         clean = clean and terms[1, j] == 0.0
-                raw = gain_bound(approx_terms, last_left, known - last_left, default_ent, scale)
+                if n_classes == 2:
+                    first = skipped_line == 0
+                    raw = binary_gain_bound(
+                        line_left if first else terms[4, 0], line_right if first else terms[5, 0],
+                        terms[4, 1] if first else line_left, terms[5, 1] if first else line_right,
+                        last_left, known - last_left, default_ent, scale, clean)
+                else:
+                    raw = gain_bound(approx_terms, last_left, known - last_left, default_ent,
+                                     scale)
                 exact = not (raw - best[0] <= SMALL and (
                     last == 0 or (clean and not off_curve and node_weight >= 1.0
                                   and anchor_raw - best[0] <= SMALL)))
@@ -534,15 +559,22 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                     for j in range(n_classes):
                         left_j, right_j = sides[0, j], sides[1, j]
                         term_off = off_x_log_x(left_j) or off_x_log_x(right_j)
-                        term_approx = approx_lnfunc(left_j) + approx_lnfunc(right_j)
+                        term_approx = (0.0 if n_classes == 2
+                                       else approx_lnfunc(left_j) + approx_lnfunc(right_j))
                         terms[1, j] = 1.0 if term_off else 0.0
                         terms[2, j] = term_approx
                         terms[3, j] = 0.0
                         terms[4, j], terms[5, j] = left_j, right_j
                         approx_terms += term_approx
                         clean = clean and not term_off
-                    anchor_raw = gain_bound(approx_terms, left_weight, known - left_weight,
-                                            default_ent, scale)
+                    if n_classes == 2:
+                        anchor_raw = binary_gain_bound(sides[0, 0], sides[1, 0], sides[0, 1],
+                                                       sides[1, 1], left_weight,
+                                                       known - left_weight, default_ent, scale,
+                                                       clean)
+                    else:
+                        anchor_raw = gain_bound(approx_terms, left_weight, known - left_weight,
+                                                default_ent, scale)
                     anchor_clean, anchor_left = clean, left_weight
                     anchor_exact = not (anchor_raw - best[0] <= SMALL)
                     if anchor_exact:
