@@ -53,6 +53,16 @@ def _bound_and_raw(left, right, known, node_weight, default_ent):
     return gain_bound(approx, left_weight, known - left_weight, default_ent, scale), raw
 
 
+def node_of(rng, left, right):
+    """A node around a cut of class weights ``left`` and ``right``: its known weight, its
+    weight (with missing values) and its entropy before the cut (``old_ent``)."""
+    known = left.sum() + right.sum()
+    totals = left + right
+    default_ent = (math.log(known) * known
+                   - sum(t * math.log(t) for t in totals if t >= 1e-6)) / math.log(2)
+    return known, known * rng.uniform(1.0, 1.5), default_ent
+
+
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 def test_the_gain_bound_is_above_the_raw_gain_and_within_twice_its_margin(n_classes):
     rng = np.random.default_rng(n_classes)
@@ -61,11 +71,7 @@ def test_the_gain_bound_is_above_the_raw_gain_and_within_twice_its_margin(n_clas
         left = rng.exponential(size=n_classes) * scale
         right = rng.exponential(size=n_classes) * scale
         left[rng.random(n_classes) < 0.2] = 0.0
-        known = left.sum() + right.sum()
-        node_weight = known * rng.uniform(1.0, 1.5)
-        totals = left + right
-        default_ent = (math.log(known) * known
-                       - sum(t * math.log(t) for t in totals if t >= 1e-6)) / math.log(2)
+        known, node_weight, default_ent = node_of(rng, left, right)
         bound, raw = _bound_and_raw(left, right, known, node_weight, default_ent)
         assert raw <= bound <= raw + 2 * GAIN_MARGIN
 
@@ -95,11 +101,7 @@ def test_the_binary_gain_bound_is_above_the_raw_gain(far):
         if far:
             left[rng.integers(2)] *= 10.0 ** rng.uniform(-12, -1)
             right[rng.integers(2)] *= 10.0 ** rng.uniform(-12, -1)
-        known = left.sum() + right.sum()
-        node_weight = known * rng.uniform(1.0, 1.5)
-        totals = left + right
-        default_ent = (math.log(known) * known
-                       - sum(t * math.log(t) for t in totals if t >= 1e-6)) / math.log(2)
+        known, node_weight, default_ent = node_of(rng, left, right)
         _, raw = _bound_and_raw(left, right, known, node_weight, default_ent)
         clean = not any(0.0 < x < 1e-6 for x in (*left, *right, left.sum(), right.sum()))
         bound = _binary_bound(left, right, left.sum(), known - left.sum(), default_ent,
