@@ -17,8 +17,8 @@ they call the runtime's functions by name.
 Prints, per set, the increments and decrements per tree of the grower (``grow``), the
 collapse, the pruner and the final compaction. (A fit crosses into compiled code once, through
 ``build.fit_tree``; the script replaces that call by the four kernels called one by one, as it
-calls them, so that each phase is counted: the three extra crossings add a few updates.) The trees are those of ``bench/c45_perf.py``
-(same sets and weights).
+calls them, so that each phase is counted: the three extra crossings add a few updates.) The
+trees are those of ``bench/c45_perf.py`` (same sets and weights).
 
 ``--sites`` says where they are: it compiles the kernels afresh (into a temporary cache: the
 LLVM IR exists only after a compilation) and lists, for each kernel of the grower and the
@@ -186,7 +186,7 @@ def main():
     from weightboost.c45.tree import compact
 
     kernels = {"grow": grow, "collapse": collapse, "prune": prune, "compact": compact}
-    phase = {name: counted(name, kernel) for name, kernel in kernels.items()}
+    phase = {name: counted(name, kernels[name]) for name in PHASES}
 
     def fit_tree_by_phase(view, missing, y, n_classes, weights, grow_settings,
                           prune_settings, collapsing, pruning):

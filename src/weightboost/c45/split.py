@@ -94,6 +94,13 @@ def gain_bound(approx_terms, left_weight, right_weight, default_ent, scale):
     ``approx_lnfunc`` in place of ``lnfunc``, multiplications in place of divisions, plus
     ``GAIN_MARGIN``."""
     after = (approx_lnfunc(left_weight) + approx_lnfunc(right_weight) - approx_terms) * INV_LOG2
+    return bound_from_entropy(after, default_ent, scale)
+
+
+@njit(cache=True, inline="always")
+def bound_from_entropy(after, default_ent, scale):
+    """The raw gain's upper bound from a lower bound ``after`` of the entropy after the cut
+    (bits), ``scale`` = (1 - unknown rate)/K, plus ``GAIN_MARGIN``."""
     return scale * (default_ent - after) + GAIN_MARGIN
 
 
@@ -107,7 +114,7 @@ def binary_gain_bound(left0, right0, left1, right1, left_weight, right_weight, d
         p, q = left0 / left_weight, right0 / right_weight
         if 0.01 <= p <= 0.99 and 0.01 <= q <= 0.99:
             after = (left_weight * entropy_chord(p) + right_weight * entropy_chord(q)) * INV_LOG2
-            return scale * (default_ent - after) + GAIN_MARGIN
+            return bound_from_entropy(after, default_ent, scale)
     return gain_bound((approx_lnfunc(left0) + approx_lnfunc(right0))
                       + (approx_lnfunc(left1) + approx_lnfunc(right1)),
                       left_weight, right_weight, default_ent, scale)
@@ -288,10 +295,11 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     convex function; their states are recorded, and when the line ends, the last is evaluated
     and the others are decided without their gains (``improve_along_line``). And a cut that
     is evaluated (an anchor, a line's end) gets an upper bound of its gain first
-    (``gain_bound``, from ``fastlog.approx_lnfunc``): if that cannot beat the best by more
-    than 1e-6, neither can the gain, which is then not computed (nor, for a line's end, the
-    gains of the line's other candidates). Only about one evaluated cut in ten, the running
-    best's improvements and the cuts close to it, needs the C library's logarithm.
+    (``gain_bound`` from ``fastlog.approx_lnfunc``; with two classes ``binary_gain_bound``):
+    if that cannot beat the best by more than 1e-6, neither can the gain, which is then not
+    computed (nor, for a line's end, the gains of the line's other candidates). Only the
+    running best's improvements and the cuts close to them, a tenth to a third of the
+    evaluated cuts, need the C library's logarithm.
 
     An attribute storing its non-zeros only whose entries weigh less than minSplit has no
     valid cut (one side of every cut holds entries only) and is skipped without the scan.
