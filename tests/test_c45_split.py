@@ -104,8 +104,8 @@ def test_the_scan_chooses_the_cut_of_j48s_every_gain_scan(case):
 @pytest.mark.parametrize("period", [2, 3, 4, 6])
 def test_the_scan_chooses_j48s_cut_among_gains_tied_within_the_tolerance(period):
     """A periodic class pattern gives cuts whose gains differ by about 1e-6 and less, so
-    that which of them is J48's first best turns on the exact gains: a screen that skipped
-    a cut it should not have (``gain_bound``) would choose another."""
+    that which of them is J48's first best turns on the exact gains: a scan deciding on its
+    approximate gains (``approx_gains``) where they do not decide would choose another."""
     rng = np.random.default_rng(period)
     for m in range(24, 120, 7):
         y = (np.arange(m) // (period // 2 or 1)) % 2
@@ -122,8 +122,9 @@ def test_the_scan_chooses_j48s_cut_among_gains_tied_within_the_tolerance(period)
 
 def test_the_scan_decides_improvements_just_above_the_tolerance():
     """Weights moved along a line until J48's choice of cut switches: at the switch a gain beats
-    the running best by 1e-6 and next to nothing (here about 1e-11), the case where a screen
-    whose bound fell below the gain (``gain_bound``) would skip the cut that wins."""
+    the running best by 1e-6 and next to nothing (here about 1e-11), the case where a scan
+    trusting its approximate gains (``approx_gains``) beyond their margin would keep or drop
+    the wrong cut."""
     rng = np.random.default_rng(11)
     switches = 0
     for _ in range(30):

@@ -23,16 +23,17 @@ import math
 import numpy as np
 from numba import njit
 
-from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio,
-                                      gain_without_tolerance, lnfunc, new_ent, old_ent)
-from weightboost.c45.fastlog import LN_ERROR, approx_lnfunc, entropy_chord
+from weightboost.c45.criteria import (SMALL, gain_from_entropies, gain_ratio, lnfunc, new_ent,
+                                      old_ent)
+from weightboost.c45.fastlog import LN_ERROR, approx_lnfunc
 from weightboost.c45.tree import branch_of, unsigned
 
 LOG2 = math.log(2.0)
-# ``gain_bound`` exceeds the raw gain by at most 2·LN_ERROR/ln 2 = 1.4e-8 from its logarithms
-# (the x ln x terms of a cut weigh 2K in all, and the gain divides by K), plus the rounding of
-# two sums of a few terms (a relative 1e-15 of K·ln K, divided by K: below 1e-12 for any node
-# under 10^300 weight). The margin is seven times that, and a tenth of Weka's 1e-6.
+# A cut's approximate gain (``numeric_splits``, pass 2) differs from the raw gain by at most
+# 2·LN_ERROR/ln 2 = 1.4e-8 from its logarithms (the x ln x terms of a cut weigh 2K in all, and
+# the gain divides by W >= K), plus the rounding of two sums of a few terms (a relative 1e-15
+# of K·ln K, divided by K: below 1e-12 for any node under 10^300 weight). The margin is seven
+# times that, and a tenth of Weka's 1e-6.
 GAIN_MARGIN = 1e-7
 INV_LOG2 = 1.0 / LOG2
 assert GAIN_MARGIN > 5 * 2 * LN_ERROR / LOG2
@@ -51,206 +52,47 @@ def min_split_weight(known, n_classes, min_obj):
 
 
 @njit(cache=True, inline="always")
-def off_x_log_x(x):
-    """``lnfunc(x)`` is 0 there, not x ln x (and the gain not convex along a line)."""
-    return 0.0 < x < 1e-6
-
-
-@njit(cache=True, inline="always")
-def class_terms(left, right):
-    """One class's part of a binary cut's entropy, lnfunc(left) + lnfunc(right) for its weights
-    left and right of the cut, and whether either weight lies in (0, 1e-6), where ``lnfunc`` is
-    0 instead of x ln x."""
-    return lnfunc(left) + lnfunc(right), off_x_log_x(left) or off_x_log_x(right)
-
-
-@njit(cache=True, inline="always")
-def cut_gain(terms, changed, term, term_off, left_weight, right_weight, default_ent, known,
-             node_weight):
-    """Info gain of a binary cut, as (gain, raw gain, clean), from its classes' ``class_terms``:
-    class ``changed``'s are (``term``, ``term_off``), every other class j's are ``terms[0, j]``
-    and (as 1.0 or 0.0) ``terms[1, j]`` (``changed`` = -1: all from ``terms``). The raw gain is
-    the gain before a numerator within 1e-6 of zero is set to 0; ``clean`` says that no weight
-    lies where ``lnfunc`` is not x ln x. The classes' terms are added in class order whichever
-    come from ``terms``: the floats are those of the formula."""
-    acc = 0.0
-    clean = not (off_x_log_x(left_weight) or off_x_log_x(right_weight))
-    for j in range(terms.shape[1]):
-        if j == changed:
-            acc += term
-            clean = clean and not term_off
-        else:
-            acc += terms[0, j]
-            clean = clean and terms[1, j] == 0.0
-    after = (lnfunc(left_weight) + lnfunc(right_weight) - acc) / LOG2
-    return (gain_from_entropies(default_ent, after, known, node_weight),
-            gain_without_tolerance(default_ent, after, known, node_weight), clean)
-
-
-@njit(cache=True, inline="always")
-def gain_bound(approx_terms, left_weight, right_weight, default_ent, scale):
-    """An upper bound of a binary cut's raw gain (``cut_gain``) from the sum of its classes'
-    ``approx_lnfunc`` terms, in the formula's order, with ``scale`` = (1 - unknown rate)/K:
-    ``approx_lnfunc`` in place of ``lnfunc``, multiplications in place of divisions, plus
-    ``GAIN_MARGIN``."""
-    after = (approx_lnfunc(left_weight) + approx_lnfunc(right_weight) - approx_terms) * INV_LOG2
-    return bound_from_entropy(after, default_ent, scale)
-
-
-@njit(cache=True, inline="always")
-def bound_from_entropy(after, default_ent, scale):
-    """The raw gain's upper bound from a lower bound ``after`` of the entropy after the cut
-    (bits), ``scale`` = (1 - unknown rate)/K, plus ``GAIN_MARGIN``."""
-    return scale * (default_ent - after) + GAIN_MARGIN
-
-
-@njit(cache=True, inline="always")
-def binary_gain_bound(left0, right0, left1, right1, left_weight, right_weight, default_ent,
-                      scale, clean):
-    """``gain_bound`` of a two-class cut from its class weights: where both sides' first-class
-    shares lie in [0.01, 0.99] and ``clean``, from the binary entropy's chords, else from
-    ``approx_lnfunc``."""
-    if clean and left_weight > 1e-6 and right_weight > 1e-6:
-        p, q = left0 / left_weight, right0 / right_weight
-        if 0.01 <= p <= 0.99 and 0.01 <= q <= 0.99:
-            after = (left_weight * entropy_chord(p) + right_weight * entropy_chord(q)) * INV_LOG2
-            return bound_from_entropy(after, default_ent, scale)
-    return gain_bound((approx_lnfunc(left0) + approx_lnfunc(right0))
-                      + (approx_lnfunc(left1) + approx_lnfunc(right1)),
-                      left_weight, right_weight, default_ent, scale)
-
-
-@njit(cache=True)
-def exact_terms(terms):
-    """The anchor's exact ``class_terms`` (row 0) of every class whose row 3 says they are
-    not computed yet, from its class weights left and right of the cut (rows 4 and 5)."""
-    for j in range(terms.shape[1]):
-        if terms[3, j] == 0.0:
-            terms[0, j] = class_terms(terms[4, j], terms[5, j])[0]
-            terms[3, j] = 1.0
-
-
-@njit(cache=True, inline="always")
-def keep_better(best, gain, low, high, left_weight):
-    """J48's scan: a cut is counted in ``tries`` and kept if its gain beats the best by more
-    than 1e-6 (the first of equal cuts wins). ``best`` = (gain, low value, high value, left
-    weight, found, tries)."""
-    best_gain, best_low, best_high, best_left, found, tries = best
-    if gain - best_gain > SMALL:
-        return gain, low, high, left_weight, True, tries + 1
-    return best_gain, best_low, best_high, best_left, found, tries + 1
-
-
-@njit(cache=True, inline="always")
-def count_tries(best, n):
-    """``best`` after n cuts that cannot beat it (``keep_better`` of each)."""
-    best_gain, low, high, best_left, found, tries = best
-    return best_gain, low, high, best_left, found, tries + n
-
-
-@njit(cache=True, inline="always")
-def skipped_gain(q, line, terms, known, default_ent, node_weight, skipped):
-    """``cut_gain`` of skipped candidate q: the line's class's weights are the candidate's,
-    every other class's terms are the anchor's (``terms``)."""
-    term, term_off = class_terms(skipped[0, q], skipped[1, q])
-    return cut_gain(terms, line, term, term_off, skipped[2, q], known - skipped[2, q],
-                    default_ent, known, node_weight)
-
-
-@njit(cache=True)
-def improve_along_line(best, line, n_skipped, unsure, terms, known, default_ent, node_weight,
-                       anchor_raw, last_gain, skipped):
-    """The best after the candidates skipped along one line (see ``numeric_splits``) when the
-    last of them (of gain ``last_gain``) may beat the best, as the scan decides it.
-
-    Along the line the gain is convex and the anchor's does not beat the best by more than
-    1e-6, so the candidates that do form a suffix on which the gain is non-decreasing: the
-    scan's successive improvements (each the first candidate beating the current best by more
-    than 1e-6) are found by galloping and bisection. Where convexity is not certain
-    (``unsure``: a weight where ``lnfunc`` is not x ln x; a node lighter than 1; an anchor
-    beating the best) every candidate is evaluated in order."""
-    last = n_skipped - 1
-    best_gain, low, high, best_left, found, tries = best
-    if unsure or node_weight < 1.0 or anchor_raw - best_gain > SMALL:
-        for q in range(last):
-            g = skipped_gain(q, line, terms, known, default_ent, node_weight, skipped)[0]
-            best = keep_better(best, g, skipped[3, q], skipped[4, q], skipped[2, q])
-        best = keep_better(best, last_gain, skipped[3, last], skipped[4, last],
-                           skipped[2, last])
-    elif last_gain - best_gain > SMALL and last_gain - skipped_gain(
-            last - 1, line, terms, known, default_ent, node_weight, skipped)[0] > SMALL:
-        # the last candidate beats its predecessor by more than 1e-6, hence (the gain does not
-        # decrease along the suffix that beats the best) every earlier improvement: it is the
-        # scan's final one, whatever the chain of improvements before it
-        best = (last_gain, skipped[3, last], skipped[4, last], skipped[2, last], True,
-                tries + n_skipped)
-    else:
-        done = -1  # candidates up to here are decided
-        while last_gain - best_gain > SMALL:
-            # the first candidate after ``done`` beating best_gain by more than 1e-6
-            lo, hi, hi_gain = done + 1, last, last_gain  # hi beats best_gain, by hi_gain
-            step = 1
-            while lo < hi:
-                probe = lo + step - 1
-                if probe >= hi:
-                    break
-                g = skipped_gain(probe, line, terms, known, default_ent, node_weight,
-                                 skipped)[0]
-                if g - best_gain > SMALL:
-                    hi, hi_gain = probe, g
-                    break
-                lo = probe + 1
-                step *= 2
-            while lo < hi:
-                mid = (lo + hi) // 2
-                g = skipped_gain(mid, line, terms, known, default_ent, node_weight,
-                                 skipped)[0]
-                if g - best_gain > SMALL:
-                    hi, hi_gain = mid, g
-                else:
-                    lo = mid + 1
-            best_gain = hi_gain  # lo == hi
-            low, high, best_left, found = skipped[3, lo], skipped[4, lo], skipped[2, lo], True
-            done = lo
-        best = (best_gain, low, high, best_left, found, tries + n_skipped)
-    return best
-
-
-@njit(cache=True, inline="always")
-def off_x_log_x_along(skipped, row, n_skipped, known):
-    """Whether a skipped candidate's weight ``skipped[row, q]`` (``row`` = 3: its right weight,
-    known - left weight) lies in (0, 1e-6). Along a line each of these weights is monotone
-    (adding or subtracting weights is monotone in floating point), so the ends decide unless
-    the range crosses (0, 1e-6)."""
-    last = n_skipped - 1
-    if row == 3:
-        low, high = known - skipped[2, last], known - skipped[2, 0]
-    elif row == 1:
-        low, high = skipped[1, last], skipped[1, 0]
-    else:
-        low, high = skipped[row, 0], skipped[row, last]
-    if low >= 1e-6 or high <= 0.0:
-        return False
-    for q in range(n_skipped):
-        if off_x_log_x(known - skipped[2, q] if row == 3 else skipped[row, q]):
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
 def is_cut(value, following, left_weight, known, min_split):
     """J48's candidate cut after an element of value ``value``: the next element's value is
-    more than 1e-5 above it and each side weighs at least minSplit."""
-    return (value + 1e-5 < following and left_weight - min_split > -SMALL
-            and (known - left_weight) - min_split > -SMALL)
+    more than 1e-5 above it and each side weighs at least minSplit. (``&``, not ``and``: no
+    branch, as ties make the outcome unpredictable.)"""
+    return ((value + 1e-5 < following) & (left_weight - min_split > -SMALL)
+            & ((known - left_weight) - min_split > -SMALL))
+
+
+@njit(cache=True)
+def approx_gains(states, n_cuts, n_classes, known, default_ent, scale):
+    """The approximate gain of each of the ``n_cuts`` cuts recorded in ``states``
+    (``numeric_splits``), into its last row: with ``fastlog.approx_lnfunc`` and
+    multiplications for the divisions, ``scale`` = (1 - unknown rate)/K, within
+    ``GAIN_MARGIN`` of the raw gain (the gain before a numerator within 1e-6 of zero is set to
+    0). Loops without a branch over the cuts, a class at a time, which the compiler turns into
+    vector instructions (over whole rows: in blocks of 16 cuts they took twice as long, and
+    one loop over the cuts with the classes inside, not vectorized, three times)."""
+    weight_row, approx_row = 2 * n_classes, 2 * n_classes + 1
+    for cut in range(n_cuts):
+        states[approx_row, cut] = 0.0
+    for j in range(n_classes):
+        for cut in range(n_cuts):
+            states[approx_row, cut] += (approx_lnfunc(states[j, cut])
+                                        + approx_lnfunc(states[n_classes + j, cut]))
+    for cut in range(n_cuts):
+        left = states[weight_row, cut]
+        after = (approx_lnfunc(left) + approx_lnfunc(known - left)
+                 - states[approx_row, cut]) * INV_LOG2
+        states[approx_row, cut] = scale * (default_ent - after)
 
 
 @njit(cache=True, inline="always")
-def merge_class(seen, cls):
-    """The class of every element moved so far: -1 none yet, -2 several."""
-    if seen == -1:
-        return cls
-    return seen if seen == cls else -2
+def exact_gain(states, c, n_classes, default_ent, known, node_weight):
+    """J48's info gain of recorded cut c (``numeric_splits``' ``states``), with the C
+    library's log, each class's two terms added in class order."""
+    acc = 0.0
+    for j in range(n_classes):
+        acc += lnfunc(states[j, c]) + lnfunc(states[n_classes + j, c])
+    left = states[2 * n_classes, c]
+    after = (lnfunc(left) + lnfunc(known - left) - acc) / LOG2
+    return gain_from_entropies(default_ent, after, known, node_weight)
 
 
 @njit(cache=True, inline="always")
@@ -276,8 +118,8 @@ def finish_numeric(best_gain, tries, node_weight, known, use_mdl, low, high, lef
 @njit(cache=True, inline="always")
 def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, implicit_zero,
                    local_y, w, m, node_totals, node_weight, node_ent, settings, buffers, result):
-    """Evaluate every numeric attribute among a node's ``candidates``, each in one pass over its
-    sorted stored entries; candidate q's (valid, gain, gain ratio, cut value) go to
+    """Evaluate every numeric attribute among a node's ``candidates``, each in three passes
+    over its sorted stored entries; candidate q's (valid, gain, gain ratio, cut value) go to
     ``result`` = (valid, gains, ratios, cuts) at index q (nominal candidates are left alone).
 
     Numeric attribute a's entries are ``vals[lo:hi]``, their values in ascending order, and
@@ -288,18 +130,19 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     values, which the scan crosses in one step (its class weights are the node's less those of
     the entries), so that the cost is that of the entries.
 
-    The result is that of J48's scan, which computes the gain of every candidate cut, but
-    most gains are not computed (Fayyad & Irani's boundary points, docs/algorithms.md §5.3):
-    while every element moved left since the last evaluated cut (the *anchor*) is of one
-    class, the class weights of the candidates lie on one line, along which the gain is a
-    convex function; their states are recorded, and when the line ends, the last is evaluated
-    and the others are decided without their gains (``improve_along_line``). And a cut that
-    is evaluated (an anchor, a line's end) gets an upper bound of its gain first
-    (``gain_bound`` from ``fastlog.approx_lnfunc``; with two classes ``binary_gain_bound``):
-    if that cannot beat the best by more than 1e-6, neither can the gain, which is then not
-    computed (nor, for a line's end, the gains of the line's other candidates). Only the
-    running best's improvements and the cuts close to them, a tenth to a third of the
-    evaluated cuts, need the C library's logarithm.
+    The result is that of J48's scan (docs/algorithms.md §5.3), which moves the elements left
+    one by one and, at every candidate cut, computes the gain and keeps it if it beats the best
+    so far by more than 1e-6. Here (§5.10):
+
+    1. one pass moves the elements and records every candidate cut's state (its class weights
+       on both sides and its left weight, the same floats as J48's running sums) in
+       ``states``, and its position in ``positions``, without a branch;
+    2. one pass computes each recorded cut's gain with ``fastlog.approx_lnfunc``, within
+       ``GAIN_MARGIN`` of the exact one;
+    3. one pass follows J48's chain of improvements on these approximations: a cut whose
+       interval cannot beat the best's (nor its gain, then) by more than 1e-6 is not one; a cut
+       whose interval beats it for certain is the new best. Only where the intervals leave it
+       open are both gains computed with the C library's log, and at the end the final best's.
 
     An attribute storing its non-zeros only whose entries weigh less than minSplit has no
     valid cut (one side of every cut holds entries only) and is skipped without the scan.
@@ -307,21 +150,18 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
     ``node_ent`` is ``old_ent(node_totals)``, the entropy before the cut when every instance
     of the node has a known value (computed once per node, not per attribute).
 
-    ``buffers``: ``sides`` (3, n_classes), the class weights left of the cut, right of it and
-    of the entries; ``terms`` (6, n_classes), per class at the anchor: its ``class_terms``
-    (row 0, as the anchor's gain computed them: a cut on the line recomputes its class's
-    only), whether they lie off x ln x (row 1), its ``approx_lnfunc`` terms (row 2), whether
-    row 0 is computed (row 3: 1.0, else 0.0; ``exact_terms`` computes it when needed), and its
-    weights left and right of the cut (rows 4 and 5); and
-    ``skipped`` (5, at least the number of entries), the skipped
-    candidates' left weight of the line's class, right weight of it, left weight, value and
-    following value. All of a node's attributes are evaluated in one loop, and the function is
-    inlined into ``select_split`` (as ``nominal_splits``): a compiled call costs two atomic
-    reference count updates per array argument, and a Reuters tree evaluates 183 k (node,
-    attribute) pairs."""
-    sides, terms, skipped = buffers
+    ``buffers`` (``make_scratch``): ``sides`` (3, n_classes), the class weights left of the
+    cut, right of it and of the entries; ``states`` (2·n_classes + 2, at least m): per recorded
+    cut, its class weights left (rows 0 to n_classes - 1) and right (the next n_classes rows),
+    its left weight and its approximate gain; ``positions`` (at least m): per recorded cut, the
+    entry after which it lies, or -1 after the zero block. All of a node's attributes are
+    evaluated in one loop, and the function is inlined into ``select_split`` (as
+    ``nominal_splits``): a compiled call costs two atomic reference count updates per array
+    argument, and a Reuters tree evaluates 183 k (node, attribute) pairs."""
+    sides, states, positions = buffers
     valid, gains, ratios, cuts = result
     n_classes = node_totals.shape[0]
+    weight_row, approx_row = 2 * n_classes, 2 * n_classes + 1
     # an attribute storing its non-zeros only has no valid cut if its entries weigh less than
     # minSplit (see below); c entries weigh at most c times the heaviest instance
     heaviest = 0.0
@@ -389,217 +229,115 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             # 2·SMALL covers the rounding of its running sums)
             continue
         default_ent = node_ent if n_known == m else old_ent(sides[1])
-        scale = (1.0 - (node_weight - known) / node_weight) / known  # for gain_bound
         for j in range(n_classes):
             sides[0, j] = 0.0
         left_weight = 0.0
-        # typed, not literal, constants: numba would compile improve_along_line for the
-        # literals' types too
-        best = (0.0, 0.0, 0.0, 0.0, np.bool_(False), np.int64(0))
-        # the elements in sorted order: the entries, with the zero block (if any) after the
-        # negative ones, at element index zero_at
-        zero_at = -1
+        # 1. Move the elements in sorted order: the entries, with the zero block (if any)
+        # before entry ``zero_at`` (the first non-negative one). The last element is not moved
+        # (no cut follows it). Every moved element's state is written at the next free column
+        # of ``states`` and kept (the column taken) only if a cut follows it
+        zero_at = hi + 1   # no entry is followed by the zero block
         if n_zero > 0:
-            zero_at = 0
-            while zero_at < c and vals[lo + zero_at] < 0.0:
+            zero_at = lo
+            while zero_at < hi and vals[zero_at] < 0.0:
                 zero_at += 1
-        n_elements = c + 1 if n_zero > 0 else c
-        # the anchor's raw gain, or while not ``anchor_exact`` an upper bound of it
-        anchor_raw, anchor_clean = 0.0, False   # clean only once a cut has been evaluated
-        anchor_exact, anchor_left = False, 0.0
-        line, tail = -1, -1            # class of the elements moved since the anchor / last cut
-        n_skipped, skipped_line = np.int64(0), np.int64(-1)
-        e = -1
-        while e < n_elements - 1:
-            e += 1
-            # move element e to the left side, then look at the gap to element e + 1; the last
-            # element has no gap after it and only ends the line
-            k = lo + (e if zero_at < 0 or e < zero_at else e - 1)
-            final = e == n_elements - 1
-            cls = -2 if e == zero_at or final else local_y[unsigned(loc[unsigned(k)])]
-            line = merge_class(line, cls)
-            tail = merge_class(tail, cls)
-            if n_skipped > 0 and line == -2:
-                # the line ended at its last skipped candidate: evaluate it, decide the others
-                last = n_skipped - 1
-                off_curve = False  # some candidate's weight where lnfunc is not x ln x
-                for row in range(4 if last > 0 else 0):
-                    off_curve = off_curve or off_x_log_x_along(skipped, row, n_skipped, known)
-                line_left, line_right = skipped[0, last], skipped[1, last]
-                last_left = skipped[2, last]
-                term_off = off_x_log_x(line_left) or off_x_log_x(line_right)
-                term_approx = (0.0 if n_classes == 2
-                               else approx_lnfunc(line_left) + approx_lnfunc(line_right))
-                clean = not (off_x_log_x(last_left) or off_x_log_x(known - last_left)
-                             or term_off)
-                approx_terms = 0.0
-                for j in range(n_classes):
-                    if j == skipped_line:
-                        approx_terms += term_approx
-                    else:
-                        approx_terms += terms[2, j]
-                        clean = clean and terms[1, j] == 0.0
-                if n_classes == 2:
-                    first = skipped_line == 0
-                    raw = binary_gain_bound(
-                        line_left if first else terms[4, 0], line_right if first else terms[5, 0],
-                        terms[4, 1] if first else line_left, terms[5, 1] if first else line_right,
-                        last_left, known - last_left, default_ent, scale, clean)
-                else:
-                    raw = gain_bound(approx_terms, last_left, known - last_left, default_ent,
-                                     scale)
-                exact = not (raw - best[0] <= SMALL and (
-                    last == 0 or (clean and not off_curve and node_weight >= 1.0
-                                  and anchor_raw - best[0] <= SMALL)))
-                term = 0.0
-                if not exact:
-                    # the bounds say what the gains would: no candidate of the line beats the
-                    # best (convexity, below), counted without their gains
-                    best = count_tries(best, n_skipped)
-                else:
-                    exact_terms(terms)
-                    if not anchor_exact:
-                        anchor_raw = cut_gain(terms, -1, 0.0, False, anchor_left,
-                                              known - anchor_left, default_ent, known,
-                                              node_weight)[1]
-                    term = class_terms(line_left, line_right)[0]
-                    gain, raw, clean = cut_gain(terms, skipped_line, term, term_off,
-                                                last_left, known - last_left,
-                                                default_ent, known, node_weight)
-                    if last == 0 or (clean and not off_curve and node_weight >= 1.0
-                                     and max(anchor_raw, raw) - best[0] <= SMALL):
-                        # convexity: no skipped candidate but the last can change the best
-                        best = keep_better(count_tries(best, last), gain, skipped[3, last],
-                                           skipped[4, last], last_left)
-                    else:
-                        best = improve_along_line(best, skipped_line, n_skipped,
-                                                  off_curve or not clean, terms, known,
-                                                  default_ent, node_weight, anchor_raw, gain,
-                                                  skipped)
-                # the last skipped candidate is the anchor now: only its line's class changed
-                terms[0, skipped_line] = term
-                terms[1, skipped_line] = 1.0 if term_off else 0.0
-                terms[2, skipped_line] = term_approx
-                terms[3, skipped_line] = 1.0 if exact else 0.0
-                terms[4, skipped_line], terms[5, skipped_line] = line_left, line_right
-                anchor_raw, anchor_clean, anchor_exact, anchor_left = raw, clean, exact, last_left
-                n_skipped = 0
-                line = tail
-            if final:
-                break
-            if e == zero_at:
-                value = 0.0
+        n_cuts = 0
+        for part in range(2):
+            if part == 0:   # the entries before the zero block, or all but the last
+                k_from, k_to = lo, (zero_at if n_zero > 0 else hi - 1)
+            else:           # the zero block, unless it is the last element, and the entries
+                if n_zero == 0 or zero_at == hi:   # after it but the last
+                    break
                 for j in range(n_classes):
                     moved = node_totals[j] - sides[2, j]
                     sides[0, j] += moved
                     sides[1, j] -= moved
                     left_weight += moved
-            else:
-                i = unsigned(loc[unsigned(k)])
-                value = vals[unsigned(k)]
-                sides[0, unsigned(cls)] += w[i]
-                sides[1, unsigned(cls)] -= w[i]
-                left_weight += w[i]
-            # element e + 1 is the zero block or the entry after k (element e's entry, or when
-            # e is the zero block, the entry before it), as in the loops below
-            following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
-            # a run of ties (no cut in the gap): the entries that follow are moved in a loop of
-            # their own, up to the next gap, the zero block or the last element (never moved).
-            # No line is pending here (a line's elements are moved by its own loop below, and a
-            # line ends before the element that ends it is moved), so ``tail``, read only when a
-            # line ends, is not needed: the next candidate resets it
-            while not value + 1e-5 < following and e + 2 < n_elements and e + 1 != zero_at:
-                k += 1  # element e + 1 is the entry after element e's
-                e += 1
-                i = unsigned(loc[unsigned(k)])
-                cls = local_y[i]
-                line = merge_class(line, cls)
-                value = vals[unsigned(k)]
-                sides[0, unsigned(cls)] += w[i]
-                sides[1, unsigned(cls)] -= w[i]
-                left_weight += w[i]
-                following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
-            if is_cut(value, following, left_weight, known, min_split):
-                if anchor_clean and line >= 0:
-                    # on a line from the anchor: record the state, skip the gain
-                    skipped[0, unsigned(n_skipped)] = sides[0, line]
-                    skipped[1, unsigned(n_skipped)] = sides[1, line]
-                    skipped[2, unsigned(n_skipped)] = left_weight
-                    skipped[3, unsigned(n_skipped)] = value
-                    skipped[4, unsigned(n_skipped)] = following
-                    n_skipped += 1
-                    skipped_line = line
-                    tail = -1
-                    # the elements of the line's class that follow, in a loop of their own
-                    # (the line goes on; tail is -1 after a candidate, else the line's class)
-                    # with the class's weights in registers (stores to ``skipped`` might
-                    # alias ``sides``, which would keep them in memory)
-                    line_left, line_right = sides[0, line], sides[1, line]
-                    while e + 2 < n_elements and e + 1 != zero_at:
-                        k += 1  # element e + 1 is the entry after element e's
-                        i = unsigned(loc[unsigned(k)])
-                        if local_y[i] != line:
-                            break
-                        e += 1
-                        value = vals[unsigned(k)]
-                        line_left += w[i]
-                        line_right -= w[i]
-                        left_weight += w[i]
-                        following = 0.0 if e + 1 == zero_at else vals[unsigned(k + 1)]
-                        # the state is written whether or not the gap is a cut and kept only if
-                        # it is: no branch on it (ties make it unpredictable)
-                        cut = ((value + 1e-5 < following) & (left_weight - min_split > -SMALL)
-                               & ((known - left_weight) - min_split > -SMALL))
-                        skipped[0, unsigned(n_skipped)] = line_left
-                        skipped[1, unsigned(n_skipped)] = line_right
-                        skipped[2, unsigned(n_skipped)] = left_weight
-                        skipped[3, unsigned(n_skipped)] = value
-                        skipped[4, unsigned(n_skipped)] = following
-                        n_skipped += 1 if cut else 0
-                        tail = -1 if cut else line
-                    sides[0, line], sides[1, line] = line_left, line_right
-                    continue
-                else:
-                    # the anchor now: its class weights and terms are kept in ``terms``, and
-                    # its gain computed only if its bound may beat the best
-                    approx_terms = 0.0
-                    clean = not (off_x_log_x(left_weight) or off_x_log_x(known - left_weight))
+                if is_cut(0.0, vals[zero_at], left_weight, known, min_split):
                     for j in range(n_classes):
-                        left_j, right_j = sides[0, j], sides[1, j]
-                        term_off = off_x_log_x(left_j) or off_x_log_x(right_j)
-                        term_approx = (0.0 if n_classes == 2
-                                       else approx_lnfunc(left_j) + approx_lnfunc(right_j))
-                        terms[1, j] = 1.0 if term_off else 0.0
-                        terms[2, j] = term_approx
-                        terms[3, j] = 0.0
-                        terms[4, j], terms[5, j] = left_j, right_j
-                        approx_terms += term_approx
-                        clean = clean and not term_off
-                    if n_classes == 2:
-                        anchor_raw = binary_gain_bound(sides[0, 0], sides[1, 0], sides[0, 1],
-                                                       sides[1, 1], left_weight,
-                                                       known - left_weight, default_ent, scale,
-                                                       clean)
-                    else:
-                        anchor_raw = gain_bound(approx_terms, left_weight, known - left_weight,
-                                                default_ent, scale)
-                    anchor_clean, anchor_left = clean, left_weight
-                    anchor_exact = not (anchor_raw - best[0] <= SMALL)
-                    if anchor_exact:
-                        exact_terms(terms)
-                        gain, anchor_raw, anchor_clean = cut_gain(
-                            terms, -1, 0.0, False, left_weight, known - left_weight,
-                            default_ent, known, node_weight)
-                        best = keep_better(best, gain, value, following, left_weight)
-                    else:
-                        best = count_tries(best, 1)
-                    line = -1
-                tail = -1
-        best_gain, best_low, best_high, best_left_weight, found, tries = best
-        if found:  # else no cut gained more than 1e-6: invalid whatever MDL says
-            valid[q], gains[q], ratios[q], cuts[q] = finish_numeric(
-                best_gain, tries, node_weight, known, settings.use_mdl, best_low, best_high,
-                best_left_weight)
+                        states[j, n_cuts] = sides[0, j]
+                        states[n_classes + j, n_cuts] = sides[1, j]
+                    states[weight_row, n_cuts] = left_weight
+                    positions[n_cuts] = -1
+                    n_cuts += 1
+                k_from, k_to = zero_at, hi - 1
+            if n_classes == 2:
+                # the class weights in registers, each element adding its weight to one class's
+                # and 0.0 to the other's (which leaves them as they are), without a branch
+                left0, right0 = sides[0, 0], sides[1, 0]
+                left1, right1 = sides[0, 1], sides[1, 1]
+                for k in range(k_from, k_to):
+                    i = unsigned(loc[unsigned(k)])
+                    weight = w[i]
+                    is_first = local_y[i] == 0
+                    left0 += weight if is_first else 0.0
+                    right0 -= weight if is_first else 0.0
+                    left1 += 0.0 if is_first else weight
+                    right1 -= 0.0 if is_first else weight
+                    left_weight += weight
+                    following = 0.0 if k + 1 == zero_at else vals[unsigned(k + 1)]
+                    at = unsigned(n_cuts)
+                    states[0, at], states[1, at] = left0, left1
+                    states[2, at], states[3, at] = right0, right1
+                    states[4, at] = left_weight
+                    positions[at] = k
+                    n_cuts += 1 if is_cut(vals[unsigned(k)], following, left_weight, known,
+                                          min_split) else 0
+                sides[0, 0], sides[1, 0] = left0, right0
+                sides[0, 1], sides[1, 1] = left1, right1
+            else:
+                for k in range(k_from, k_to):
+                    i = unsigned(loc[unsigned(k)])
+                    cls = unsigned(local_y[i])
+                    sides[0, cls] += w[i]
+                    sides[1, cls] -= w[i]
+                    left_weight += w[i]
+                    following = 0.0 if k + 1 == zero_at else vals[unsigned(k + 1)]
+                    if is_cut(vals[unsigned(k)], following, left_weight, known, min_split):
+                        for j in range(n_classes):
+                            states[j, n_cuts] = sides[0, j]
+                            states[n_classes + j, n_cuts] = sides[1, j]
+                        states[weight_row, n_cuts] = left_weight
+                        positions[n_cuts] = k
+                        n_cuts += 1
+        if n_cuts == 0:
+            continue
+        # 2. Every cut's gain with the table logarithm (``approx_gains``)
+        approx_gains(states, n_cuts, n_classes, known, default_ent,
+                     (1.0 - (node_weight - known) / node_weight) / known)
+        # 3. J48's chain of improvements. The best's gain is exact, or while ``slack`` is
+        # GAIN_MARGIN, approximate. A gain (0 where its numerator is within 1e-6 of zero, else
+        # the raw gain) within GAIN_MARGIN of the approximation cannot beat the best by more
+        # than 1e-6 if the approximation's upper end does not; it beats it for certain if the
+        # lower end does and lies above 2e-6, where (in a node of weight 1 or more) the
+        # numerator is more than 1e-6. Only the others need the exact gains.
+        best, best_gain, slack = -1, 0.0, 0.0
+        for cut in range(n_cuts):
+            approx = states[approx_row, cut]
+            if (approx + GAIN_MARGIN) - (best_gain - slack) <= SMALL:
+                continue
+            if (node_weight >= 1.0 and approx - GAIN_MARGIN > 2.0 * SMALL
+                    and (approx - GAIN_MARGIN) - (best_gain + slack) > SMALL):
+                best, best_gain, slack = cut, approx, GAIN_MARGIN
+                continue
+            if slack > 0.0:
+                best_gain, slack = exact_gain(states, best, n_classes, default_ent, known,
+                                              node_weight), 0.0
+            gain = exact_gain(states, cut, n_classes, default_ent, known, node_weight)
+            if gain - best_gain > SMALL:
+                best, best_gain = cut, gain
+        if best < 0:  # no cut gained more than 1e-6: invalid whatever MDL says
+            continue
+        if slack > 0.0:
+            best_gain = exact_gain(states, best, n_classes, default_ent, known, node_weight)
+        k = positions[best]
+        if k < 0:
+            low, high = 0.0, vals[zero_at]
+        else:
+            low, high = vals[k], (0.0 if k + 1 == zero_at else vals[k + 1])
+        valid[q], gains[q], ratios[q], cuts[q] = finish_numeric(
+            best_gain, n_cuts, node_weight, known, settings.use_mdl, low, high,
+            states[weight_row, best])
 
 
 @njit(cache=True, inline="always")
@@ -739,7 +477,8 @@ def make_scratch(n_attributes, n_classes, n_rows):
     ``make_nominal_buffers``)."""
     return (np.zeros(n_attributes, dtype=np.bool_), np.zeros(n_attributes),
             np.zeros(n_attributes), np.zeros(n_attributes),
-            (np.empty((3, n_classes)), np.empty((6, n_classes)), np.empty((5, n_rows))))
+            (np.empty((3, n_classes)), np.empty((2 * n_classes + 2, n_rows)),
+             np.empty(n_rows, dtype=np.int64)))
 
 
 @njit(cache=True)
