@@ -136,9 +136,10 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
 
     1. one pass moves the elements and records every candidate cut's state (its class weights
        on both sides and its left weight, the same floats as J48's running sums) in
-       ``states``, and its position in ``positions``, without a branch;
-    2. one pass computes each recorded cut's gain with ``fastlog.approx_lnfunc``, within
-       ``GAIN_MARGIN`` of the exact one;
+       ``states``, and its position in ``positions`` (with two classes without a branch:
+       every element's state is written, and kept only if a cut follows it);
+    2. ``approx_gains`` computes each recorded cut's gain with ``fastlog.approx_lnfunc``,
+       within ``GAIN_MARGIN`` of the raw gain;
     3. one pass follows J48's chain of improvements on these approximations: a cut whose
        interval cannot beat the best's (nor its gain, then) by more than 1e-6 is not one; a cut
        whose interval beats it for certain is the new best. Only where the intervals leave it
