@@ -71,7 +71,8 @@ def split_ent(bag_totals, node_weight):
 @njit(cache=True, inline="always")
 def gain_without_tolerance(ent_before, ent_after, known, node_weight):
     """The gain as the formula gives it, before a numerator within 1e-6 of zero counts as no
-    gain (the numeric scan's convexity argument is about this function)."""
+    gain (the numeric scan's approximate gains lie within ``split.GAIN_MARGIN`` of this
+    function)."""
     unknown_rate = (node_weight - known) / node_weight
     return (1.0 - unknown_rate) * (ent_before - ent_after) / known
 

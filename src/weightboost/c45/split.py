@@ -235,8 +235,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
         left_weight = 0.0
         # 1. Move the elements in sorted order: the entries, with the zero block (if any)
         # before entry ``zero_at`` (the first non-negative one). The last element is not moved
-        # (no cut follows it). Every moved element's state is written at the next free column
-        # of ``states`` and kept (the column taken) only if a cut follows it
+        # (no cut follows it). A cut's state is recorded at the next free column of ``states``
+        # (with two classes every moved element's state is written there, and the column
+        # taken only if a cut follows it)
         zero_at = hi + 1   # no entry is followed by the zero block
         if n_zero > 0:
             zero_at = lo
