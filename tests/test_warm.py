@@ -258,3 +258,29 @@ def test_a_job_process_imports_only_what_asking_the_server_needs():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == []
+
+
+def test_read_only_and_strided_inputs_reuse_the_compiled_kernels():
+    """A read-only array (a memory map, as joblib passes to parallel fits) or a strided one is
+    another numba type: passed as it is, it would compile the whole grower again (half a
+    minute) for a fit that differs in nothing. ``C45.fit`` hands the kernels its usual types."""
+    import numpy as np
+
+    from weightboost.c45 import C45
+    from weightboost.c45.build import fit_tree
+    from weightboost.c45.estimator import _counted_classes, _weights_valid
+
+    rng = np.random.RandomState(0)
+    X = rng.rand(40, 3)
+    y = (X[:, 0] > 0.5).astype(np.int64)
+    wide = rng.rand(80)
+    expected = C45().fit(X, y, sample_weight=wide[::2].copy()).predict(X)
+    kernels = (fit_tree, _weights_valid, _counted_classes)
+    before = [len(kernel.signatures) for kernel in kernels]
+    X_ro, y_ro, w_ro = X.copy(), y.copy(), wide[::2].copy()
+    for array in (X_ro, y_ro, w_ro):
+        array.setflags(write=False)
+    np.testing.assert_array_equal(C45().fit(X_ro, y_ro, sample_weight=w_ro).predict(X_ro),
+                                  expected)
+    np.testing.assert_array_equal(C45().fit(X, y, sample_weight=wide[::2]).predict(X), expected)
+    assert [len(kernel.signatures) for kernel in kernels] == before

@@ -49,7 +49,7 @@ def class_index(y):
     np.unique's dozen numpy calls took 20-50 µs after a tree's kernels had run, a tenth of a
     small tree's fit."""
     if y.dtype.kind == "i" or (y.dtype.kind == "u" and y.dtype.itemsize < 8):
-        labels = np.ascontiguousarray(y, dtype=np.int64)
+        labels = np.require(y, dtype=np.int64, requirements=("C", "W"))  # one compiled type
         classes, y_index, counted = _counted_classes(labels)
         if counted:
             return classes.astype(y.dtype, copy=False), y_index
@@ -180,11 +180,13 @@ class C45(ClassifierMixin, BaseEstimator):
         if sample_weight is None:
             weights = np.ones(data.X.shape[0])
         else:
-            weights = np.asarray(sample_weight, dtype=np.float64)
+            # contiguous and writable, as the kernels were compiled for: a read-only array (a
+            # memory map, as joblib passes) or a strided one would compile them all again
+            weights = np.require(sample_weight, dtype=np.float64, requirements=("C", "W"))
             if weights.shape != (data.X.shape[0],):
                 raise ValueError(f"sample_weight has shape {weights.shape}, expected "
                                  f"({data.X.shape[0]},)")
-        valid, positive = _weights_valid(np.ascontiguousarray(weights))
+        valid, positive = _weights_valid(weights)
         if not valid:
             raise ValueError("sample_weight must be finite and non-negative")
         if not positive:
