@@ -284,3 +284,42 @@ def test_read_only_and_strided_inputs_reuse_the_compiled_kernels():
                                   expected)
     np.testing.assert_array_equal(C45().fit(X, y, sample_weight=wide[::2]).predict(X), expected)
     assert [len(kernel.signatures) for kernel in kernels] == before
+
+
+def test_the_grower_compiled_beside_pruning_has_prepare_s_types():
+    """warm.compile_grower compiles the grower on a hand-made GrowView (so that the kernels of
+    ``prepare`` compile in the other process only): it must have exactly the types of
+    ``prepare``'s view, or ``fit_tree`` would compile the grower a second time, and be a valid
+    view: the same tree as ``prepare``'s (which stores a zero-heavy attribute's non-zeros only)."""
+    import numba
+    import numpy as np
+
+    from weightboost.c45.data import prepare
+    from weightboost.c45.grow import grow
+    from weightboost.c45.tree import GrowSettings
+
+    X, y = warm._tiny_data()
+    prepared, made = prepare(X).view, warm.tiny_view()
+    assert numba.typeof(made) == numba.typeof(prepared)
+    assert prepared.implicit_zero.any() and not made.implicit_zero.any()
+    trees = [grow(view, y, 2, np.ones(len(y)), GrowSettings(2.0, True))
+             for view in (prepared, made)]
+    for ours, theirs in zip(*trees):
+        np.testing.assert_array_equal(ours, theirs)
+
+
+def test_the_boosters_kernels_compiled_meanwhile_have_the_c45_boosters_types():
+    """warm.compile_boosting compiles the boosters' kernels on fits with a scikit-learn stump
+    (while the other process compiles the grower): the boosters of C4.5 trees must find them
+    compiled, with no new signature."""
+    from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay, libm
+    from weightboost.boosting import variants
+
+    warm.compile_boosting()
+    kernels = (libm.exp, variants._decay_losses)  # those called from Python
+    compiled = [list(kernel.signatures) for kernel in kernels]
+    assert all(compiled)
+    X, y = warm._tiny_data()
+    for booster in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
+        booster(n_estimators=3).fit(X, y).predict(X)
+    assert [list(kernel.signatures) for kernel in kernels] == compiled
