@@ -372,7 +372,7 @@ def warm_up(second_process: bool = True) -> None:
     for sampling in ("reweight", "resample"):
         model = AdaBoost(n_estimators=2, sampling=sampling, random_state=0).fit(X, y)
         model.predict(X)
-    WeightDecay(n_estimators=2).fit(X, y)  # its line search's kernels
+    WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees (its kernels: compile_boosting)
     C45().fit(X, y).predict_proba(X)
 
 
