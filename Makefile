@@ -3,6 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 CORES ?= all
+# Python writes each module's bytecode the first time a process imports it, even where the
+# environment sets PYTHONDONTWRITEBYTECODE (this machine does): the install does not compile
+# the whole environment (about 13 of uv's 15 s on a 2-core machine, for the 3,100 of its modules
+# that a run and the suite import; README "Why uv installs the lock")
+unexport PYTHONDONTWRITEBYTECODE
 PYTEST_ARGS ?=
 # the suite's processes (pytest-xdist): one per core; each test file stays in one process, so
 # that a file's shared fixtures (a finished run, the one-node SLURM) are built once, in the
@@ -12,15 +17,16 @@ TEST_WORKERS ?= auto
 # of the environment it locks; tools.lock pins its version with hashes (`make tools-lock
 # UV_VERSION=x.y.z` moves it)
 TOOLS_LOCK := tools.lock
-# who installs requirements.lock into .venv: uv (default) downloads, unpacks and byte-compiles
-# in parallel, about 3x faster than pip (28 s against 92 s on the 2-core machine, README "A
-# locked environment"); if uv cannot be installed or fails, pip installs the lock instead.
+# who installs requirements.lock into .venv: uv (default) downloads and unpacks in parallel,
+# many times faster than pip (README "A locked environment"); if uv cannot be installed or
+# fails, pip installs the lock instead.
 # INSTALLER=pip: pip only (pip reads its own configuration, e.g. a local wheel house; uv does not)
 INSTALLER ?= uv
 INSTALL_UV = $(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK)
-PIP_INSTALL_LOCK = $(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
+PIP_INSTALL_LOCK = $(BIN)/python -m pip install --quiet --no-compile --require-hashes \
+	-r requirements.lock
 UV_INSTALL_LOCK = $(INSTALL_UV) && $(BIN)/uv pip install --python $(BIN)/python --quiet \
-	--require-hashes --compile-bytecode -r requirements.lock
+	--require-hashes -r requirements.lock
 ifeq ($(filter $(INSTALLER),uv pip),)
 $(error INSTALLER must be uv or pip, got '$(INSTALLER)')
 endif
@@ -45,8 +51,8 @@ help:
 	@echo "Set REPRO_MIRROR=/path/to/data-mirror to read raw inputs from a local mirror."
 
 # Every package comes from the lock with its hash checked; the project itself is then installed
-# without resolving anything, built with the locked setuptools. (bytecode is compiled at install:
-# Python here may run with PYTHONDONTWRITEBYTECODE, and every process would compile the sources)
+# without resolving anything, built with the locked setuptools. (No bytecode is compiled here:
+# the first process to import a module writes it, see PYTHONDONTWRITEBYTECODE above.)
 $(BIN)/.installed: requirements.lock pyproject.toml $(TOOLS_LOCK)
 	$(PYTHON) -m venv $(VENV)
 ifeq ($(INSTALLER),uv)
