@@ -131,9 +131,11 @@ def main():
     for r in rows + extra:
         print(f"| {r[0]} | {r[1]} | {r[2]:.2f} | {r[3]:.2f} | {r[4]:.2f} | {r[5]:.2f} | "
               f"{r[6]:.2f} | {r[7]:.2f} |")
+    # three decimals: the median of eight ratios is the mean of the middle two, and the
+    # issue's goals (0.35, 0.2) are read against it unrounded
     print(f"\nmedian ratio over the UCI sets, single fit: "
-          f"{statistics.median(r[4] for r in rows):.2f}"
-          f"   repeated fit with reused order: {statistics.median(r[7] for r in rows):.2f}")
+          f"{statistics.median(r[4] for r in rows):.3f}"
+          f"   repeated fit with reused order: {statistics.median(r[7] for r in rows):.3f}")
 
 
 if __name__ == "__main__":
