@@ -1,9 +1,14 @@
 """pyproject.toml (what the project needs), requirements.lock (the exact environment `make install`
 builds) and environment.yml (the conda route) must describe one environment."""
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 
@@ -63,3 +68,20 @@ def test_mismatches_name_the_package_and_both_versions(tmp_path):
     # a platform-conditional pin that does not apply here is not a mismatch
     assert [r["package"] for r in rows] == ["numpy"]
     assert rows[0]["locked"] == "0.0.1" and rows[0]["installed"] != "0.0.1"
+
+
+def test_make_runs_its_commands_with_bytecode_writing_on(tmp_path):
+    # The install compiles no bytecode (README "No bytecode at install"): the first process to
+    # import a module writes it. Where the environment sets PYTHONDONTWRITEBYTECODE, every
+    # process would compile its imports anew unless make's commands run without it.
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    probe = tmp_path / "probe.mk"
+    probe.write_text("probe:\n\t@" + sys.executable
+                     + " -c 'import os, sys; print(os.environ.get(\"PYTHONDONTWRITEBYTECODE\"),"
+                       " sys.dont_write_bytecode)'\n")
+    out = subprocess.run(["make", "-s", "-f", str(ROOT / "Makefile"), "-f", str(probe), "probe"],
+                         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=tmp_path,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["None", "False"]
+    assert "--compile-bytecode" not in (ROOT / "Makefile").read_text()
