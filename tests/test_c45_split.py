@@ -67,9 +67,10 @@ def scan(values, y, w, n_classes, implicit_zero=False):
     numeric_splits(values[order].copy(), order.astype(np.int32),
                    np.array([0, len(order)], dtype=np.int64), one, one, np.zeros(1, dtype=bool),
                    one, np.array([implicit_zero]), y.astype(np.int64), w, m, totals,
-                   totals.sum(), old_ent(totals), GrowSettings(2.0, True), scratch[4],
-                   scratch[:4])
-    return tuple(result[0] for result in scratch[:4])
+                   totals.sum(), old_ent(totals), GrowSettings(2.0, True), scratch[1],
+                   scratch[0])
+    valid, gain, ratio, cut = scratch[0][:, 0]
+    return valid > 0.0, gain, ratio, cut
 
 
 def random_attribute(rng, case):

@@ -24,7 +24,7 @@ from weightboost.c45.criteria import SMALL, row_total_and_max
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  branch_of, grow_nodes, new_tree, partition, store_instances,
+                                  branch_of, grow_nodes, new_tree, partition, reserve, store_instances,
                                   unsigned)
 
 
@@ -93,10 +93,11 @@ def branches(XT, rows, a, is_nominal, loc, vals, lo, hi, implicit, threshold, br
 
 
 @njit(cache=True, inline="always")
-def split_entries(sample, live, n_live, branch, local, child_start, offsets):
+def split_entries(sample, live, n_live, branch, local, n_branches, child_offsets,
+                  offsets):
     """Each child's entries of the live attributes, in the parent's order: an entry of an
     instance whose split value is missing goes to every child that received the instance.
-    Child b holds ``child_start[b + 1] - child_start[b]`` instances (``partition``).
+    Child b holds ``child_offsets[0, b + 1] - child_offsets[0, b]`` instances (``partition``).
 
     One pass. The child with the most instances (the first such) takes its entries in place:
     they are compacted to the front of the parent's own arrays (an entry is never written
@@ -109,21 +110,20 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
     reference count update per access.) Returns each child's entry pointers (row b), the live
     attributes' slots, the buffer (locations, values), the number of entries the largest child
     kept and its index; ``child_entries`` gives a child's part."""
-    n_branches = child_start.shape[0] - 1
     ptr, loc, vals, slots = sample.ptr, sample.loc, sample.vals, sample.slots
     size = ptr[-1]
     big = 0
     for b in range(1, n_branches):
-        if child_start[b + 1] - child_start[b] > child_start[big + 1] - child_start[big]:
+        if (child_offsets[0, b + 1] - child_offsets[0, b]
+                > child_offsets[0, big + 1] - child_offsets[0, big]):
             big = b
-    start, fill = offsets[0], offsets[1]
-    start[0] = 0
+    offsets[0, 0] = 0
     for b in range(n_branches):
-        child_size = child_start[b + 1] - child_start[b]
-        start[b + 1] = start[b] + (0 if b == big else min(size, n_live * child_size))
-        fill[b] = start[b]
-    out_loc = np.empty(start[n_branches] + 1, dtype=np.int32)  # + the spare slot (below)
-    out_vals = np.empty(start[n_branches] + 1)
+        child_size = child_offsets[0, b + 1] - child_offsets[0, b]
+        offsets[0, b + 1] = offsets[0, b] + (0 if b == big else min(size, n_live * child_size))
+        offsets[1, b] = offsets[0, b]
+    out_loc = np.empty(offsets[0, n_branches] + 1, dtype=np.int32)  # + the spare slot (below)
+    out_vals = np.empty(offsets[0, n_branches] + 1)
     child_ptr = np.zeros((n_branches, n_live + 1), dtype=np.int64)
     live_slots = np.empty(n_live, dtype=np.int64)
     kept = 0  # entries of the largest child, at the front of loc and vals
@@ -134,8 +134,8 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
     # missing value, after which the loop below goes on. UCI trees 0.95-0.99 of the time, and
     # on Reuters, whose largest child keeps nearly every entry (the branch nearly always right,
     # this 8 % slower), the loop below does it all.
-    big_size = child_start[big + 1] - child_start[big]
-    branch_free = n_branches == 2 and 16 * (child_start[2] - big_size) >= child_start[2]
+    big_size = child_offsets[0, big + 1] - child_offsets[0, big]
+    branch_free = n_branches == 2 and 16 * (child_offsets[0, 2] - big_size) >= child_offsets[0, 2]
     other = 1 - big
     s = 0
     for p in range(slots.shape[0]):
@@ -144,7 +144,7 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
         live_slots[s] = slots[p]
         k, hi = ptr[p], ptr[p + 1]
         if branch_free:
-            o = fill[other]
+            o = offsets[1, other]
             while k < hi:
                 i = unsigned(loc[unsigned(k)])
                 b = branch[i]
@@ -159,7 +159,7 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
                 kept += 1 if b == big else 0
                 o += 0 if b == big else 1
                 k += 1
-            fill[other] = o
+            offsets[1, other] = o
         for k in range(unsigned(k), unsigned(hi)):
             i = unsigned(loc[k])
             value = vals[k]
@@ -169,10 +169,10 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
                 vals[unsigned(kept)] = value
                 kept += 1
             elif b >= 0:
-                f = fill[unsigned(b)]
+                f = offsets[1, unsigned(b)]
                 out_loc[unsigned(f)] = local[i, unsigned(b)]
                 out_vals[unsigned(f)] = value
-                fill[unsigned(b)] = f + 1
+                offsets[1, unsigned(b)] = f + 1
             else:
                 for b in range(n_branches):
                     if local[i, b] < 0:
@@ -182,12 +182,12 @@ def split_entries(sample, live, n_live, branch, local, child_start, offsets):
                         vals[kept] = value
                         kept += 1
                     else:
-                        out_loc[fill[b]] = local[i, b]
-                        out_vals[fill[b]] = value
-                        fill[b] += 1
+                        out_loc[offsets[1, b]] = local[i, b]
+                        out_vals[offsets[1, b]] = value
+                        offsets[1, b] += 1
         s += 1
         for b in range(n_branches):
-            child_ptr[b, s] = kept if b == big else fill[b] - start[b]
+            child_ptr[b, s] = kept if b == big else offsets[1, b] - offsets[0, b]
     return child_ptr, live_slots, out_loc, out_vals, kept, big
 
 
@@ -238,7 +238,8 @@ def grow(view, y, n_classes, w_root, settings):
     local_buffer = np.empty(n * max_branches, dtype=np.int32)
     live_buffer = np.empty(n_slots, dtype=np.bool_)
     candidate_buffer = np.empty(n_attributes, dtype=np.int64)
-    shares = np.empty((2, max_branches))  # each branch's known weight, share
+    known_weight = np.empty(max_branches)  # each branch's known weight
+    share = np.empty(max_branches)  # and share
     child_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see partition
     entry_offsets = np.empty((2, max_branches + 1), dtype=np.int64)   # see split_entries
     # the split before the loop: one branch, the root, which keeps every entry in place
@@ -254,7 +255,6 @@ def grow(view, y, n_classes, w_root, settings):
                             live_slots))]
     stack.pop()  # empty: numba types a list by the element it is made with
     while True:
-        child_start = child_offsets[0, :n_branches + 1]
         for b in range(n_branches - 1, -1, -1):
             # open child b: its class weights and instances (a leaf until it is split). The
             # class weights are summed here, not in an inlined function: ``dist``, reassigned
@@ -262,14 +262,17 @@ def grow(view, y, n_classes, w_root, settings):
             # (A new node's ``dist`` row is zero; pruning sums a node's class weights in the
             # same order.)
             node = first + b
-            begin, end = child_start[b], child_start[b + 1]
-            rows, w = child_rows[begin:end], child_w[begin:end]
-            for i in range(end - begin):
-                dist[node, y[unsigned(rows[i])]] += w[i]
+            begin, end = child_offsets[0, b], child_offsets[0, b + 1]
+            for i in range(begin, end):
+                dist[node, y[unsigned(child_rows[unsigned(i)])]] += child_w[unsigned(i)]
             total, most = row_total_and_max(dist, node)
             empty[node] = abs(total) < SMALL
-            store_rows, store_w, start, used = store_instances(store_rows, store_w, used, rows,
-                                                               w)
+            store_rows, store_w = reserve(store_rows, store_w, used, end - begin)
+            start = used
+            for i in range(begin, end):
+                store_rows[unsigned(used)] = child_rows[unsigned(i)]
+                store_w[unsigned(used)] = child_w[unsigned(i)]
+                used += 1
             inst[node, 0] = start
             inst[node, 1] = end - begin
             node_int[node, NCHILD] = 0
@@ -277,8 +280,8 @@ def grow(view, y, n_classes, w_root, settings):
                 continue  # a leaf
             child_loc, child_vals = child_entries(b, big, kept, parent_loc, parent_vals,
                                                   out_loc, out_vals, entry_offsets)
-            stack.append((node, NodeSample(rows, w, child_ptr[b], child_loc, child_vals,
-                                           live_slots)))
+            stack.append((node, NodeSample(child_rows[begin:end], child_w[begin:end],
+                                           child_ptr[b], child_loc, child_vals, live_slots)))
         if len(stack) == 0:
             break
         n_branches = 0  # unless the node splits
@@ -286,10 +289,10 @@ def grow(view, y, n_classes, w_root, settings):
         m = sample.rows.shape[0]
         rows, w = sample.rows, sample.w
         totals = dist[node]
-        local_y = local_y_buffer[:m]  # the instances' classes, for this node only
+        local_y = local_y_buffer  # the instances' classes, for this node only (the first m)
         for i in range(m):
             local_y[i] = y[unsigned(rows[i])]
-        live = live_buffer[:sample.slots.shape[0]]
+        live = live_buffer
         n_live, candidates = live_attributes(view.implicit_zero, sample.ptr, sample.vals,
                                              sample.slots, m, slot_attr, nominal_attrs,
                                              position, live, candidate_buffer)
@@ -309,23 +312,24 @@ def grow(view, y, n_classes, w_root, settings):
             stored = view.vals[view.ptr[s]:view.ptr[s + 1]]
             threshold = move_threshold(cut, stored, implicit and stored.shape[0] < n)
             lo, hi = sample.ptr[position[a]], sample.ptr[position[a] + 1]
-        branch = branch_buffer[:m]
+        branch = branch_buffer
         branches(view.XT, rows, a, view.nominal[a], sample.loc, sample.vals, lo, hi, implicit,
                  threshold, branch)
-        known_weight, share = shares[0, :n_branches], shares[1, :n_branches]
-        known_weight[:] = 0.0
+        for b in range(n_branches):
+            known_weight[b] = 0.0
         for i in range(m):
             if branch[i] >= 0:
                 known_weight[branch[i]] += w[i]
-        known = known_weight.sum()
+        known = 0.0
+        for b in range(n_branches):
+            known += known_weight[b]
         for b in range(n_branches):
             share[b] = known_weight[b] / known
         local = local_buffer[:m * n_branches].reshape((m, n_branches))
         child_rows, child_w = partition(rows, w, branch, share, n_branches, local,
                                         child_offsets)
         child_ptr, live_slots, out_loc, out_vals, kept, big = split_entries(
-            sample, live, n_live, branch, local, child_offsets[0, :n_branches + 1],
-            entry_offsets)
+            sample, live, n_live, branch, local, n_branches, child_offsets, entry_offsets)
         parent_loc, parent_vals = sample.loc, sample.vals
         first = n_nodes
         n_nodes += n_branches

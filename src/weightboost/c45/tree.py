@@ -155,42 +155,40 @@ def partition_sizes(branch, m, share, n_branches, offsets):
     """The first step of ``partition``: each child's part of the output, child b's from
     ``offsets[0, b]``, and its fill cursor ``offsets[1, b]`` at that start; returns the total
     (``offsets[0, n_branches]``)."""
-    start, fill = offsets[0], offsets[1]
     for b in range(n_branches + 1):
-        start[b] = 0
+        offsets[0, b] = 0
     for i in range(m):
         if branch[i] >= 0:
-            start[unsigned(branch[i] + 1)] += 1
+            offsets[0, unsigned(branch[i] + 1)] += 1
         else:
             for b in range(n_branches):
                 if share[b] > SMALL:
-                    start[b + 1] += 1
+                    offsets[0, b + 1] += 1
     for b in range(n_branches):
-        start[b + 1] += start[b]
-        fill[b] = start[b]
-    return start[n_branches]
+        offsets[0, b + 1] += offsets[0, b]
+        offsets[1, b] = offsets[0, b]
+    return offsets[0, n_branches]
 
 
 @njit(cache=True, inline="always")
 def partition_into(rows, w, branch, share, n_branches, local, offsets, out_rows, out_w, base):
     """The second step of ``partition``: the children's instances written to ``out_rows`` and
     ``out_w`` from index ``base`` on, as ``partition_sizes`` laid them out."""
-    start, fill = offsets[0], offsets[1]
     for i in range(rows.shape[0]):
         if branch[i] >= 0:
             b = unsigned(branch[i])
-            f = fill[b]
-            local[i, b] = f - start[b]
+            f = offsets[1, b]
+            local[i, b] = f - offsets[0, b]
             out_rows[unsigned(base + f)] = rows[i]
             out_w[unsigned(base + f)] = w[i]
-            fill[b] = f + 1
+            offsets[1, b] = f + 1
         else:
             for b in range(n_branches):
                 if share[b] > SMALL:
-                    local[i, b] = fill[b] - start[b]
-                    out_rows[base + fill[b]] = rows[i]
-                    out_w[base + fill[b]] = w[i] * share[b]
-                    fill[b] += 1
+                    local[i, b] = offsets[1, b] - offsets[0, b]
+                    out_rows[base + offsets[1, b]] = rows[i]
+                    out_w[base + offsets[1, b]] = w[i] * share[b]
+                    offsets[1, b] += 1
                 else:
                     local[i, b] = -1
 
