@@ -327,9 +327,7 @@ def prune(view, missing, y, n_classes, tree, settings):
                 stack.append((first + c, 0))
             continue
         largest = largest_branch(node_float, dist, k, first, n_children)
-        start, length = inst[k, 0], inst[k, 1]
-        rows = store_rows[start:start + length]
-        w = store_w[start:start + length]
+        start, end = inst[k, 0], inst[k, 0] + inst[k, 1]  # k's instances in the store
         if settings.subtree_raising:
             if _all_known(missing, node_int, k, largest, walk):
                 sent, sent_w = _other_branches(node_int, inst, store_rows, store_w, k, largest)
@@ -340,8 +338,8 @@ def prune(view, missing, y, n_classes, tree, settings):
                 errors_branch, _, _, _, work_rows, work_w = _send_down(
                     view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist,
                                                          inst, store_rows, store_w),
-                    largest, rows, w, cf, z, np.bool_(False), leaf_errors, used, work_rows,
-                    work_w, work)
+                    largest, store_rows[start:end], store_w[start:end], cf, z, np.bool_(False),
+                    leaf_errors, used, work_rows, work_w, work)
         else:
             errors_branch = np.inf
         errors_leaf = row_estimated_errors(dist, k, cf, z)
@@ -359,7 +357,8 @@ def prune(view, missing, y, n_classes, tree, settings):
             _, store_rows, store_w, used, work_rows, work_w = _send_down(
                 view.XT, view.nominal, y, TreeArrays(node_int, node_float, empty, dist, inst,
                                                      store_rows, store_w),
-                k, rows, w, cf, z, np.bool_(True), leaf_errors, used, work_rows, work_w, work)
+                k, store_rows[start:end], store_w[start:end], cf, z, np.bool_(True),
+                leaf_errors, used, work_rows, work_w, work)
             stack.append((k, 0))
     return TreeArrays(node_int, node_float, empty, dist, inst, store_rows[:used],
                       store_w[:used])
