@@ -24,7 +24,7 @@ from weightboost.c45.criteria import SMALL, row_total_and_max
 from weightboost.c45.split import (make_nominal_buffers, make_scratch, move_threshold,
                                    select_split)
 from weightboost.c45.tree import (ATTR, FIRST, NCHILD, SHARE, THRESH, NodeSample, TreeArrays,
-                                  branch_of, grow_nodes, new_tree, partition, reserve, store_instances,
+                                  branch_of, grow_nodes, new_tree, partition, store_instances,
                                   unsigned)
 
 
@@ -267,12 +267,8 @@ def grow(view, y, n_classes, w_root, settings):
                 dist[node, y[unsigned(child_rows[unsigned(i)])]] += child_w[unsigned(i)]
             total, most = row_total_and_max(dist, node)
             empty[node] = abs(total) < SMALL
-            store_rows, store_w = reserve(store_rows, store_w, used, end - begin)
-            start = used
-            for i in range(begin, end):
-                store_rows[unsigned(used)] = child_rows[unsigned(i)]
-                store_w[unsigned(used)] = child_w[unsigned(i)]
-                used += 1
+            store_rows, store_w, start, used = store_instances(store_rows, store_w, used,
+                                                               child_rows, child_w, begin, end)
             inst[node, 0] = start
             inst[node, 1] = end - begin
             node_int[node, NCHILD] = 0

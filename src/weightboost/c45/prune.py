@@ -138,8 +138,8 @@ def _send_down(XT, nominal, y, tree, k, rows, w, cf, z, raising, leaf_errors, us
             for c in range(totals.shape[1]):
                 dist[j, c] = totals[0, c]
             leaf_errors[j] = np.nan
-            store_rows, store_w, s, used = store_instances(
-                store_rows, store_w, used, work_rows[start:top], work_w[start:top])
+            store_rows, store_w, s, used = store_instances(store_rows, store_w, used,
+                                                           work_rows, work_w, start, top)
             inst[j, 0] = s
             inst[j, 1] = length
             if _is_leaf(node_int, j):

@@ -131,13 +131,15 @@ def reserve(store_rows, store_w, used, extra):
 
 
 @njit(cache=True, inline="always")
-def store_instances(store_rows, store_w, used, rows, w):
-    """Append (rows, w) to the flat instance store; returns (rows, w, start, new used)."""
-    needed = used + rows.shape[0]
-    store_rows, store_w = reserve(store_rows, store_w, used, rows.shape[0])
-    copy_into(store_rows, used, rows)
-    copy_into(store_w, used, w)
-    return store_rows, store_w, used, needed
+def store_instances(store_rows, store_w, used, rows, w, begin, end):
+    """Append instances ``begin`` to ``end`` of (rows, w) to the flat instance store; returns
+    (rows, w, start, new used). (Offsets, not a slice of rows and w: a view costs two
+    reference count updates, at every child a tree opens.)"""
+    store_rows, store_w = reserve(store_rows, store_w, used, end - begin)
+    for i in range(begin, end):
+        store_rows[unsigned(used + i - begin)] = rows[unsigned(i)]
+        store_w[unsigned(used + i - begin)] = w[unsigned(i)]
+    return store_rows, store_w, used, used + end - begin
 
 
 @njit(cache=True)
