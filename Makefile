@@ -6,7 +6,7 @@ CORES ?= all
 # Python writes each module's bytecode the first time a process imports it, even where the
 # environment sets PYTHONDONTWRITEBYTECODE (this machine does): the install does not compile
 # the whole environment (about 13 of uv's 15 s on a 2-core machine, for the 3,100 of its modules
-# that a run and the suite import; README "Why uv installs the lock")
+# that a run and the suite import; README "No bytecode at install")
 unexport PYTHONDONTWRITEBYTECODE
 PYTEST_ARGS ?=
 # the suite's processes (pytest-xdist): one per core; each test file stays in one process, so
