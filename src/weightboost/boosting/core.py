@@ -12,12 +12,20 @@ between them in the tables can only come from what makes them differ:
   stops, except at t = 1 where h_1 is kept as the whole model. Both comparisons have a
   tolerance of 1e-12 (Weka's AdaBoostM1 uses 1e-6): a tree that is a single leaf on balanced
   weights has ε = 0.5 only up to rounding, and must stop every booster alike;
-* a **coefficient rule** gives the tree's coefficient from ε_t (and the state);
+* a **coefficient rule** gives the tree's coefficient from ε_t (the state, and the tree
+  itself: RegBoost's coefficient depends on the stump's penalty); it may decline the tree
+  (``None``), which stops boosting as a degenerate tree does;
 * a **combination rule** adds the tree to the running score H. It is applied identically to
   the training points while fitting and to new points when predicting, so input-dependent
   combinations (WeightBoost) are predicted by the same recursion they were trained with.
 
 Subclasses implement ``_weight_log``, ``_coefficient`` and, if not additive, ``_combine``.
+
+The base learner is C4.5 (the default) or any scikit-learn classifier that takes sample
+weights. The two built-in base learners are prepared once per fit instead of once per round
+(``_prepare``): C4.5 encodes and presorts the attributes (``C45Data``), ``DecisionStump``
+sorts every feature and lists its candidate thresholds with their graph penalties
+(``StumpData``); every round then fits on the prepared data.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 from weightboost.boosting import libm
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import take_rows
+from weightboost.stumps import DecisionStump, StumpData, prepare_stumps
 
 ZERO_ERROR = 1e-12
 
@@ -45,12 +54,12 @@ def _take(data, rows):
 
 
 def _unfitted_copies(base):
-    """A factory of unfitted copies of ``base``: ``clone`` in general; for C4.5, whose
-    parameters are plain values, the constructor called with them (a round's tree is then
-    not slowed by scikit-learn's signature inspection)."""
-    if type(base) is C45:
-        params = base.get_params(deep=False)
-        return lambda: C45(**params)
+    """A factory of unfitted copies of ``base``: ``clone`` in general; for C4.5 and stumps,
+    whose parameters are plain values, the constructor called with them (a round's tree is
+    then not slowed by scikit-learn's signature inspection)."""
+    if type(base) in (C45, DecisionStump):
+        params, cls = base.get_params(deep=False), type(base)
+        return lambda: cls(**params)
     return lambda: clone(base)
 
 
@@ -108,8 +117,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         """log of the (unnormalised) weights of the training points; margin = y·H."""
         raise NotImplementedError
 
-    def _coefficient(self, error, correct, p, margin, score, y, state):
-        """The coefficient of the new tree; ``correct`` says where h_t(x_i) = y_i."""
+    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
+        """The coefficient of the new tree; ``correct`` says where h_t(x_i) = y_i; None
+        declines the tree and stops boosting."""
         raise NotImplementedError
 
     def _round_constant(self, score):
@@ -138,13 +148,23 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return C45() if self.base_estimator is None else self.base_estimator
 
     def _check_input(self, X):
-        if isinstance(X, C45Data):
+        if isinstance(X, (C45Data, StumpData)):
             return X
         if hasattr(X, "iloc"):  # a DataFrame: categorical columns are nominal attributes
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
             return X
         return check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64,
                            ensure_all_finite="allow-nan")
+
+    def _prepare(self, X, base, unlabeled=None):
+        """The training data in the form every round's base learner fits on."""
+        if isinstance(X, StumpData):
+            return X
+        if isinstance(base, C45):
+            return prepare(X)
+        if isinstance(base, DecisionStump):
+            return prepare_stumps(X.to_numpy() if hasattr(X, "iloc") else X, unlabeled)
+        return X
 
     def _fit_tree(self, new_tree, data, signed, p, rng):
         """One round's tree, its predictions on the training set and its weighted error ε."""
@@ -153,14 +173,17 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         n = len(p)
         draws = MAX_DRAWS if rng is not None else 1
         for _ in range(draws):
-            if rng is None and isinstance(data, C45Data):
+            if isinstance(data, StumpData):  # a draw with replacement is its counts as weights
+                weights = n * p if rng is None else rng.multinomial(n, p).astype(np.float64)
+                tree = new_tree()._fit_prepared(data, signed, weights)
+            elif rng is None and isinstance(data, C45Data):
                 tree = new_tree()._fit_checked(data, *self._tree_labels, n * p)
             elif rng is None:
                 tree = new_tree().fit(data, signed, sample_weight=n * p)
             else:
                 rows = np.repeat(np.arange(n), rng.multinomial(n, p))
                 tree = new_tree().fit(_take(data, rows), signed[rows])
-            if isinstance(data, C45Data):
+            if isinstance(data, (C45Data, StumpData)):
                 prediction = np.asarray(tree._predict_training(data), dtype=np.float64)
             else:
                 prediction = np.asarray(tree.predict(data), dtype=np.float64)
@@ -173,6 +196,10 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return tree, prediction, correct, error
 
     def fit(self, X, y):
+        """Fit on X with labels y (two classes)."""
+        return self._fit(X, y)
+
+    def _fit(self, X, y, unlabeled=None):
         self._check_params()
         X = self._check_input(X)
         if y is None:
@@ -192,7 +219,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             return self._fit_constant(X)
         signed = np.where(y_index == 1, 1.0, -1.0)
         base = self._base()
-        data = prepare(X) if isinstance(base, C45) else X
+        data = self._prepare(X, base, unlabeled)
         classes, indices = np.unique(signed, return_inverse=True)
         self._tree_labels = (classes, indices.astype(np.int64))  # every round's tree's
         new_tree = _unfitted_copies(base)
@@ -235,7 +262,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             if perfect:
                 error = RESTART_ERROR
             coefficient = self._coefficient(error, correct, p, signed * relative, relative,
-                                            signed, state)
+                                            signed, state, tree)
             if coefficient is None:  # the coefficient rule declines this tree: stop
                 self.stopped_early_ = True
                 if not self.estimators_:
@@ -284,6 +311,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                 and not isinstance(X, C45Data):
             # the trees share the training encoding: encode the rows once, not once per tree
             X = self.estimators_[0].encode(X)
+        elif self.estimators_ and isinstance(self.estimators_[0], DecisionStump):
+            X = self.estimators_[0]._validated(X)  # once, not once per stump
+            for stump in self.estimators_:
+                yield stump._signs(X)
+            return
         elif not isinstance(X, C45Data):
             if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
                 X = np.asarray(X.toarray(), dtype=np.float64)

@@ -1,10 +1,17 @@
-"""Weight Decay with its C chosen by cross-validation inside the training set (docs/algorithms.md §2.2).
+"""Boosters with one parameter chosen by cross-validation inside the training set.
 
-The paper does not give Weight Decay's C, and Rätsch et al. choose it per data set by
-cross-validation. ``WeightDecayCV`` does that inside whatever training set it is given (in the
-experiments: each outer training fold, with its possibly noisy labels): stratified k-fold over
-the grid, the C with the lowest mean inner error (the first of the grid on a tie), then one fit
-of ``WeightDecay`` with that C on the whole training set. The chosen C is ``C_``.
+``InnerCV`` owns what the searches share: stratified k-fold over the training labels, the
+mean inner error of every grid value (the first of the grid on a tie), one refit with the
+chosen value on the whole training set, and the delegation of predictions to that refit.
+
+* ``WeightDecayCV`` (docs/algorithms.md §2.2): the paper does not give Weight Decay's C, and
+  Rätsch et al. choose it per data set by cross-validation; the chosen C is ``C_``.
+* ``RegBoostCV`` (docs/algorithms.md §7.5): Wang & Kégl choose RegBoost's penalty coefficient
+  λ by 5-fold cross-validation; the chosen λ is ``lam_``. Each inner training fold's stumps
+  and graph are prepared once and shared by every λ of the grid.
+
+In the experiments each runs inside whatever training set it is given: an outer training fold,
+with its possibly noisy labels.
 """
 
 from __future__ import annotations
@@ -17,14 +24,92 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.boosting.core import booster_tags
+from weightboost.boosting.regboost import RegBoost, stump_tags
 from weightboost.boosting.variants import WeightDecay
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import EncodedRows, take_rows
+from weightboost.stumps import prepare_stumps
 
 C_GRID = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+LAMBDA_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+COPIED = ("classes_", "n_features_in_", "n_rounds_", "restarts_", "stopped_early_")
 
 
-class WeightDecayCV(ClassifierMixin, BaseEstimator):
+def checked_grid(values, name: str) -> np.ndarray:
+    grid = np.asarray(values, dtype=float) if len(values) else np.empty(0)
+    if grid.ndim != 1 or len(grid) == 0 or not np.all(np.isfinite(grid)) or np.any(grid < 0):
+        raise ValueError(f"{name} must be a non-empty list of numbers >= 0, got {values!r}")
+    return grid
+
+
+class InnerCV(ClassifierMixin, BaseEstimator):
+    """Base class: see the module docstring. Subclasses set ``cv`` and ``random_state`` and
+    call ``_search``."""
+
+    def _check_cv(self):
+        if not (isinstance(self.cv, (int, np.integer)) and self.cv >= 2):
+            raise ValueError(f"cv must be an integer >= 2, got {self.cv!r}")
+
+    def _labels(self, X, y):
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        if len(y) != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} labels")
+        if len(np.unique(y)) > 2:
+            raise ValueError(f"Only binary classification is supported. {type(self).__name__} "
+                             f"got y with {len(np.unique(y))} classes")
+        return y
+
+    def _seeds(self):
+        """(inner folds' seed, boosters' seed), both drawn from ``random_state``."""
+        rng = check_random_state(self.random_state)
+        fold_seed, fit_seed = (int(s) for s in rng.randint(0, 2**31 - 1, size=2))
+        return fold_seed, fit_seed
+
+    def _search(self, grid, y, fold_seed, fold_predictor, refit, chosen: str):
+        """Cross-validate ``grid``: ``fold_predictor(train, valid)`` returns a function of a
+        grid value giving the predictions on ``valid`` of a booster fitted on ``train``;
+        ``refit(value)`` fits the chosen one on everything. Sets ``cv_errors_``, the chosen
+        value as attribute ``chosen`` and ``best_estimator_``."""
+        errors = np.zeros(len(grid))
+        if len(np.unique(y)) == 2:
+            splitter = StratifiedKFold(self.cv, shuffle=True, random_state=fold_seed)
+            for train, valid in splitter.split(np.zeros(len(y)), y):
+                predict = fold_predictor(train, valid)
+                for k, value in enumerate(grid):
+                    errors[k] += np.mean(predict(float(value)) != y[valid]) / self.cv
+        self.cv_errors_ = errors
+        value = float(grid[int(np.argmin(errors))])
+        setattr(self, chosen, value)
+        self.best_estimator_ = refit(value)
+        for name in COPIED:
+            setattr(self, name, getattr(self.best_estimator_, name))
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def staged_decision_function(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.staged_decision_function(X)
+
+    def predict(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def staged_predict(self, X):
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.staged_predict(X)
+
+    def __sklearn_tags__(self):
+        return booster_tags(super().__sklearn_tags__())
+
+
+class WeightDecayCV(InnerCV):
     """Weight Decay whose C is chosen by stratified k-fold cross-validation on the training set.
 
     Parameters
@@ -56,12 +141,8 @@ class WeightDecayCV(ClassifierMixin, BaseEstimator):
                            on_degenerate=self.on_degenerate, random_state=seed)
 
     def _check_params(self):
-        grid = np.asarray(self.Cs, dtype=float) if len(self.Cs) else np.empty(0)
-        if grid.ndim != 1 or len(grid) == 0 or not np.all(np.isfinite(grid)) \
-                or np.any(grid < 0):
-            raise ValueError(f"Cs must be a non-empty list of numbers >= 0, got {self.Cs!r}")
-        if not (isinstance(self.cv, (int, np.integer)) and self.cv >= 2):
-            raise ValueError(f"cv must be an integer >= 2, got {self.cv!r}")
+        grid = checked_grid(self.Cs, "Cs")
+        self._check_cv()
         self._booster(float(grid[0]), None)._check_params()
         return grid
 
@@ -70,54 +151,78 @@ class WeightDecayCV(ClassifierMixin, BaseEstimator):
         if not (isinstance(X, C45Data) or hasattr(X, "iloc")):
             X = check_array(X, accept_sparse=["csr", "csc"], dtype=np.float64,
                             ensure_all_finite="allow-nan")
-        if y is None:
-            raise ValueError("WeightDecayCV requires y to be passed, but the target y is None")
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        if len(y) != X.shape[0]:
-            raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} labels")
-        if len(np.unique(y)) > 2:
-            raise ValueError("Only binary classification is supported. WeightDecayCV got y with "
-                             f"{len(np.unique(y))} classes")
-        rng = check_random_state(self.random_state)
-        fold_seed, fit_seed = (int(s) for s in rng.randint(0, 2**31 - 1, size=2))
+        y = self._labels(X, y)
+        fold_seed, fit_seed = self._seeds()
         uses_c45 = self.base_estimator is None or isinstance(self.base_estimator, C45)
         data = prepare(X) if uses_c45 and not isinstance(X, C45Data) else X
         if hasattr(data, "iloc"):
             self.feature_names_in_ = np.asarray(data.columns, dtype=object)
-        errors = np.zeros(len(grid))
-        if len(np.unique(y)) == 2:
-            splitter = StratifiedKFold(self.cv, shuffle=True, random_state=fold_seed)
-            for train, valid in splitter.split(np.zeros(len(y)), y):
-                inner, held_out = _rows(data, train), _held_out(data, valid)
-                for k, C in enumerate(grid):
-                    model = self._booster(float(C), fit_seed).fit(inner, y[train])
-                    errors[k] += np.mean(model.predict(held_out) != y[valid]) / self.cv
-        self.cv_errors_ = errors
-        self.C_ = float(grid[int(np.argmin(errors))])
-        self.best_estimator_ = self._booster(self.C_, fit_seed).fit(data, y)
-        for name in ("classes_", "n_features_in_", "n_rounds_", "restarts_", "stopped_early_"):
-            setattr(self, name, getattr(self.best_estimator_, name))
-        return self
 
-    def decision_function(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
+        def fold_predictor(train, valid):
+            inner, held_out = _rows(data, train), _held_out(data, valid)
+            return lambda C: self._booster(C, fit_seed).fit(inner, y[train]).predict(held_out)
 
-    def staged_decision_function(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.staged_decision_function(X)
+        return self._search(grid, y, fold_seed, fold_predictor,
+                            lambda C: self._booster(C, fit_seed).fit(data, y), "C_")
 
-    def predict(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
 
-    def staged_predict(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.staged_predict(X)
+class RegBoostCV(InnerCV):
+    """RegBoost whose λ is chosen by stratified k-fold cross-validation on the labelled
+    training points (Wang & Kégl 2004, §4: 5-fold).
+
+    Each inner training fold gets its own graph (its points and the unlabelled ones), as the
+    outer training set does; the held-out inner fold is left out of it.
+
+    Parameters
+    ----------
+    lams : sequence of float, default=(0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1)
+        The grid of λ values, each ≥ 0 (docs/algorithms.md §7.5 on its range).
+    cv : int, default=5
+        Inner folds.
+    n_estimators, n_neighbors, graph_scaling, objective
+        Passed to every ``RegBoost`` fit.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the inner folds.
+    """
+
+    def __init__(self, lams=LAMBDA_GRID, cv=5, n_estimators=1000, n_neighbors=8,
+                 graph_scaling="raw", objective="R1", random_state=None):
+        self.lams = lams
+        self.cv = cv
+        self.n_estimators = n_estimators
+        self.n_neighbors = n_neighbors
+        self.graph_scaling = graph_scaling
+        self.objective = objective
+        self.random_state = random_state
+
+    def _booster(self, lam):
+        return RegBoost(n_estimators=self.n_estimators, lam=lam, n_neighbors=self.n_neighbors,
+                        graph_scaling=self.graph_scaling, objective=self.objective)
+
+    def _check_params(self):
+        grid = checked_grid(self.lams, "lams")
+        self._check_cv()
+        self._booster(float(grid[0]))._check_params()
+        return grid
+
+    def fit(self, X, y, unlabeled=None):
+        """Fit on the labelled X, y; ``unlabeled`` points enter every graph (semi-supervised)."""
+        grid = self._check_params()
+        if hasattr(X, "iloc"):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        X = check_array(X, dtype=np.float64)
+        y = self._labels(X, y)
+        fold_seed, _ = self._seeds()
+
+        def fold_predictor(train, valid):
+            data = prepare_stumps(X[train], unlabeled, self.n_neighbors, self.graph_scaling)
+            return lambda lam: self._booster(lam).fit(data, y[train]).predict(X[valid])
+
+        return self._search(grid, y, fold_seed, fold_predictor,
+                            lambda lam: self._booster(lam).fit(X, y, unlabeled), "lam_")
 
     def __sklearn_tags__(self):
-        return booster_tags(super().__sklearn_tags__())
+        return stump_tags(super().__sklearn_tags__())
 
 
 def _rows(data, rows):

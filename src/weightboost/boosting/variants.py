@@ -151,7 +151,7 @@ class AdaBoost(BoostingClassifier):
     def _weight_log(self, margin, score, state):
         return -margin
 
-    def _coefficient(self, error, correct, p, margin, score, y, state):
+    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         return adaboost_alpha(error)
 
 
@@ -213,7 +213,7 @@ class WeightBoost(BoostingClassifier):
     def _weight_log(self, margin, score, state):
         return -margin - self.beta * np.abs(score)
 
-    def _coefficient(self, error, correct, p, margin, score, y, state):
+    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         return adaboost_alpha(error)
 
     def _round_constant(self, score):
@@ -261,7 +261,7 @@ class EpsilonBoost(BoostingClassifier):
     def _weight_log(self, margin, score, state):
         return -margin
 
-    def _coefficient(self, error, correct, p, margin, score, y, state):
+    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         if self.shrinkage:
             return self.epsilon * adaboost_alpha(error)
         return float(self.epsilon)
@@ -360,7 +360,7 @@ class WeightDecay(BoostingClassifier):
         return _decay_losses(np.asarray(bs, dtype=np.float64), margin, gain, wc, state.S,
                              float(self.C), float(state.B))
 
-    def _coefficient(self, error, correct, p, margin, score, y, state):
+    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         alpha = 0.5 * math.log((1.0 - error) / error)
         if self.variant == "literal" or self.C == 0:
             return alpha

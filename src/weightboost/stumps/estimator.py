@@ -1,0 +1,127 @@
+"""``DecisionStump``: a one-split classifier, optionally penalised by a graph (RegBoost's base
+learner); the search itself is ``weightboost.stumps.search``."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted,
+                                      column_or_1d)
+
+from weightboost.stumps.search import OBJECTIVES, StumpData, prepare_stumps, scan
+
+
+class DecisionStump(ClassifierMixin, BaseEstimator):
+    """Decision stump h(x) = s if x_j > t else -s, exhaustive over features and thresholds
+    (midpoints of consecutive distinct values), minimising the weighted error; binary only.
+
+    Fitted on a ``StumpData`` that carries a neighbourhood graph (as RegBoost does), it
+    minimises instead the penalised cost of Wang & Kégl's eq (1) or (2) with the edge offset
+    θ = 2·lam·P_L(h) (weightboost.stumps.search). Plain ``fit`` has no graph: P_L ≡ 0 and
+    ``lam`` and ``objective`` change nothing.
+
+    Parameters
+    ----------
+    lam : float, default=0.0
+        λ ≥ 0, the penalty coefficient of eq (1).
+    objective : {"R1", "R2"}, default="R1"
+        The base objective: R1 = ε + λP (eq 1) or the exponential bound R2 (eq 2).
+
+    Attributes
+    ----------
+    feature_ : int
+        The feature split on (-1: every feature was constant; the stump is constant).
+    threshold_ : float
+    polarity_ : int
+        s: the output for x_j > t, as -1/+1 of ``classes_[0]``/``classes_[1]``.
+    edge_ : float
+        γ = Σ w_i h(x_i) y_i with the weights normalised to sum 1.
+    penalty_ : float
+        P_L(h): the share of the graph's edges the stump cuts (0 without a graph).
+    edge_offset_ : float
+        θ = 2·lam·P_L(h).
+    n_admissible_, n_candidates_ : int
+        Candidates with |γ| > θ, and all candidates, at this fit.
+    """
+
+    def __init__(self, lam=0.0, objective="R1"):
+        self.lam = lam
+        self.objective = objective
+
+    def _check_params(self):
+        if not (isinstance(self.lam, (int, float, np.number)) and np.isfinite(self.lam)
+                and self.lam >= 0):
+            raise ValueError(f"lam must be a number >= 0, got {self.lam!r}")
+        if self.objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
+
+    def fit(self, X, y, sample_weight=None):
+        self._check_params()
+        X = check_array(X, dtype=np.float64)
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        if len(y) != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} labels")
+        self.classes_, index = np.unique(y, return_inverse=True)
+        if len(self.classes_) > 2:
+            raise ValueError("Only binary classification is supported. DecisionStump got y "
+                             f"with {len(self.classes_)} classes")
+        weights = _check_sample_weight(sample_weight, X)
+        if np.any(weights < 0):
+            raise ValueError("sample_weight must be non-negative")
+        signed = np.where(index == 1, 1.0, -1.0)
+        if len(self.classes_) == 1:
+            signed[:] = 1.0
+        return self._fit_prepared(prepare_stumps(X), signed, weights, self.classes_)
+
+    def _fit_prepared(self, data: StumpData, signed, weights, classes=None):
+        """Fit on prepared candidates; ``signed`` labels in {-1, 1} of the labelled rows."""
+        self.classes_ = np.array([-1.0, 1.0]) if classes is None else classes
+        self.n_features_in_ = data.X.shape[1]
+        c, edge, admissible = scan(data, weights, signed, self.lam, self.objective)
+        self.n_admissible_, self.n_candidates_ = admissible, data.n_candidates
+        if c < 0:  # no threshold anywhere: the constant stump of the weighted majority
+            total = float(np.dot(weights, signed))
+            self.feature_, self.threshold_ = -1, np.inf
+            self.polarity_ = -1 if total >= 0 else 1  # x_j > inf never holds: output is -s
+            self.edge_, self.penalty_ = abs(total) / float(np.sum(weights)), 0.0
+        else:
+            self.feature_ = int(np.searchsorted(data.offsets, c, side="right") - 1)
+            self.threshold_ = float(data.threshold[c])
+            self.polarity_ = 1 if edge >= 0 else -1
+            self.edge_, self.penalty_ = abs(edge), float(data.penalty[c])
+        self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
+        return self
+
+    def _signs(self, X):
+        if self.feature_ < 0:
+            return np.full(X.shape[0], -float(self.polarity_))
+        return np.where(X[:, self.feature_] > self.threshold_, 1.0, -1.0) * self.polarity_
+
+    def _predict_training(self, data: StumpData):
+        """Outputs in {-1, 1} on the labelled rows of the data it was fitted on."""
+        return self._signs(data.X[:data.n_labelled])
+
+    def _validated(self, X):
+        check_is_fitted(self, "feature_")
+        X = check_array(X, dtype=np.float64)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but DecisionStump is expecting "
+                             f"{self.n_features_in_} features as input")
+        return X
+
+    def decision_function(self, X):
+        """h(x) ∈ {-1, 1}: +1 for ``classes_[1]``."""
+        return self._signs(self._validated(X))
+
+    def predict(self, X):
+        signs = self.decision_function(X)
+        if len(self.classes_) == 1:
+            return np.full(len(signs), self.classes_[0])
+        return self.classes_[(signs > 0).astype(int)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

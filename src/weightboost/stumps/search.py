@@ -1,0 +1,181 @@
+"""The candidate stumps of a training set, prepared once per fit, and the per-round scan.
+
+A stump on feature j with threshold t predicts h(x) = s if x_j > t else -s, s ∈ {-1, +1}.
+The candidates are the thresholds at the midpoints of consecutive distinct values of each
+feature over the points given (labelled and, in the semi-supervised setting, unlabelled: they
+enter the candidate thresholds and the graph, not the errors), each with the polarity that
+makes its edge non-negative: Σ_j (m_j - 1) candidates, m_j the number of distinct values of
+x_j. ``prepare_stumps`` sorts every feature once and, given a neighbourhood graph, stores the
+penalty P_L of every candidate (weightboost.stumps.graph); a round then costs one compiled
+O(N·d) scan (``_scan``) whatever the penalty.
+
+The scan chooses, with weights w (normalised to sum 1) and labels y ∈ {-1, 1}:
+
+* ``objective="R1"`` (Wang & Kégl eq 1): the candidate maximising |γ| - θ, where the edge is
+  γ = Σ_i w_i h(x_i) y_i and the edge offset θ = 2λ P_L(h) (Figure 2, line 5); minimising
+  R1 = ε + λP = ½ - ½(γ - θ) is the same thing;
+* ``objective="R2"`` (eq 2): among the admissible candidates (|γ| > θ), the one minimising
+  log R2 = ((1+θ)/2) ln((1+γ)/(1+θ)) + ((1-θ)/2) ln((1-γ)/(1-θ)), the exponential bound
+  E(α, h) at the coefficient of eq (3) (docs/algorithms.md §7.3); with no admissible
+  candidate it falls back to R1's choice (which the booster then declines: α ≤ 0).
+
+Ties keep the first candidate (features in order, thresholds ascending), so that the two
+objectives choose alike when θ ≡ 0. The scan also counts the admissible candidates (|γ| > θ):
+Figure 3(e)'s rate of admissible stumps is that count over the number of candidates.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from weightboost.stumps.graph import cut_counts, knn_edges, scaled
+
+OBJECTIVES = ("R1", "R2")
+
+
+@dataclass(frozen=True)
+class StumpData:
+    """A training set prepared for stumps (see the module docstring).
+
+    ``X`` holds the labelled rows first, then the unlabelled ones (``n_labelled`` of them
+    labelled); ``order[j]`` sorts column j; candidate c of feature j (``offsets[j] <= c <
+    offsets[j+1]``) has ``threshold[c]``, splits the sorted order after position ``split[c]``,
+    and cuts the share ``penalty[c]`` of the graph's ``n_edges`` edges (0 without a graph)."""
+
+    X: np.ndarray
+    n_labelled: int
+    order: np.ndarray
+    offsets: np.ndarray
+    split: np.ndarray
+    threshold: np.ndarray
+    penalty: np.ndarray
+    n_edges: int
+
+    @property
+    def shape(self):
+        return (self.n_labelled, self.X.shape[1])
+
+    @property
+    def n_candidates(self) -> int:
+        return int(self.offsets[-1])
+
+    def candidate(self, feature: int, threshold: float) -> int:
+        """The index of a candidate (for tests and records)."""
+        lo, hi = self.offsets[feature], self.offsets[feature + 1]
+        return int(lo + np.searchsorted(self.threshold[lo:hi], threshold))
+
+
+def finite_matrix(X, what: str = "X") -> np.ndarray:
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"{what} must be a 2-d array, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{what} has missing (NaN) or infinite values: decision stumps take "
+                         "none; impute or drop them first")
+    return X
+
+
+def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
+                   graph_scaling: str = "raw") -> StumpData:
+    """The candidates of X (plus the unlabelled points), with the penalties of the k-NN graph
+    over all of them when ``n_neighbors`` is given."""
+    X = finite_matrix(X)
+    n_labelled = X.shape[0]
+    if unlabeled is not None:
+        unlabeled = finite_matrix(unlabeled, "unlabeled")
+        if unlabeled.shape[1] != X.shape[1]:
+            raise ValueError(f"unlabeled has {unlabeled.shape[1]} features, X has "
+                             f"{X.shape[1]}")
+        X = np.ascontiguousarray(np.vstack([X, unlabeled]))
+    if n_neighbors is not None:
+        edges = knn_edges(X, n_neighbors, graph_scaling)
+    else:
+        scaled(X[:1], graph_scaling)  # checks the name
+        edges = np.empty((0, 2), dtype=np.int64)
+    n, d = X.shape
+    order = np.empty((d, n), dtype=np.int64)
+    offsets = np.zeros(d + 1, dtype=np.int64)
+    splits, thresholds, penalties = [], [], []
+    for j in range(d):
+        column = X[:, j]
+        order[j] = np.argsort(column, kind="stable")
+        values = column[order[j]]
+        positions = np.flatnonzero(values[1:] != values[:-1])  # last position of each group
+        low, high = values[positions], values[positions + 1]
+        middle = (low + high) / 2
+        # adjacent doubles: a midpoint rounded up to the higher value would send it left
+        middle = np.where(middle < high, middle, low)
+        splits.append(positions)
+        thresholds.append(middle)
+        if len(edges):
+            distinct, ranks = np.unique(column, return_inverse=True)
+            penalties.append(cut_counts(ranks, len(distinct), edges) / len(edges))
+        else:
+            penalties.append(np.zeros(len(positions)))
+        offsets[j + 1] = offsets[j] + len(positions)
+    return StumpData(X=X, n_labelled=n_labelled, order=order, offsets=offsets,
+                     split=np.concatenate(splits).astype(np.int64),
+                     threshold=np.concatenate(thresholds).astype(np.float64),
+                     penalty=np.concatenate(penalties).astype(np.float64),
+                     n_edges=len(edges))
+
+
+@njit(cache=True)
+def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
+    """(chosen candidate or -1, its edge γ of polarity +1, admissible count) for the
+    normalised ``weights`` of the labelled points; θ_c = offset_scale · penalty[c]."""
+    d, n = order.shape
+    n_labelled = weights.shape[0]
+    wy = np.zeros(n)
+    total_weight = 0.0
+    for i in range(n_labelled):
+        total_weight += weights[i]
+    total = 0.0
+    for i in range(n_labelled):
+        wy[i] = weights[i] * labels[i] / total_weight
+        total += wy[i]
+    best1, best1_score, best1_edge = -1, -np.inf, 0.0
+    best2, best2_score, best2_edge = -1, np.inf, 0.0
+    admissible = 0
+    for j in range(d):
+        left = 0.0
+        p = 0
+        for c in range(offsets[j], offsets[j + 1]):
+            end = split[c]
+            while p <= end:
+                left += wy[order[j, p]]
+                p += 1
+            edge = total - 2.0 * left
+            a = abs(edge)
+            theta = offset_scale * penalty[c]
+            if a > theta:
+                admissible += 1
+            score = a - theta
+            if score > best1_score:
+                best1, best1_score, best1_edge = c, score, edge
+            if use_r2 and a > theta and theta < 1.0:
+                if a >= 1.0:
+                    value = -np.inf
+                else:
+                    value = 0.5 * ((1.0 + theta) * math.log((1.0 + a) / (1.0 + theta))
+                                   + (1.0 - theta) * math.log((1.0 - a) / (1.0 - theta)))
+                if value < best2_score:
+                    best2, best2_score, best2_edge = c, value, edge
+    if use_r2 and best2 >= 0:
+        return best2, best2_edge, admissible
+    return best1, best1_edge, admissible
+
+
+def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
+         objective: str) -> tuple[int, float, int]:
+    """The chosen candidate (-1: none, every feature constant), its edge for polarity +1 and
+    the number of admissible candidates."""
+    c, edge, admissible = _scan(data.order, data.offsets, data.split, data.penalty,
+                                np.ascontiguousarray(weights, dtype=np.float64),
+                                np.ascontiguousarray(labels, dtype=np.float64),
+                                2.0 * float(lam), objective == "R2")
+    return int(c), float(edge), int(admissible)
