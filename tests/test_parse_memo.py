@@ -60,3 +60,21 @@ def test_an_unwritable_directory_computes_every_time(memo, tmp_path, monkeypatch
     (tmp_path / "file").write_text("")
     monkeypatch.setattr(parse_memo, "DIRECTORY", tmp_path / "file" / "parse")
     assert ask({}) == "ok" and ask({}) == "ok" and len(calls) == 2
+
+
+def test_a_change_of_the_regboost_section_asks_again(memo):
+    # the RegBoost study's plan is remembered too: a stale plan would silently read cells of
+    # another number of repeats (found while building the study)
+    ask, calls = memo
+    config = {"regboost": {"repeats": 10, "datasets": ["sonar"]}}
+    assert ask(config) == "ok" and ask({**config, "regboost": {"repeats": 1,
+                                                               "datasets": ["sonar"]}}) == "ok"
+    assert len(calls) == 2
+
+
+def test_the_code_that_plans_is_in_the_digest():
+    # every module the parse-time planners import (learners, readings, the studies) changes
+    # the digest, so that an edit of one never reuses an answer of the code before it
+    for part in ("stumps", "experiment/regboost.py", "experiment/sensitivity.py",
+                 "experiment/learners.py", "semi_supervised.py"):
+        assert part in parse_memo.CODE

@@ -51,6 +51,7 @@ def check_config(config: dict) -> dict:
 def check_learners(config: dict) -> dict:
     """Every algorithm entry and every sensitivity cell builds a learner whose parameters are in
     range (imports the learners: slower than ``check_config``, so called once per run)."""
+    from weightboost.experiment import regboost
     from weightboost.experiment.learners import check_learner
     from weightboost.experiment.sensitivity import check_study
 
@@ -58,6 +59,7 @@ def check_learners(config: dict) -> dict:
     for name, spec in config.get("algorithms", {}).items():
         check_learner(name, spec, rounds)
     check_study(config)
+    regboost.check_study(config)
     return config
 
 

@@ -60,6 +60,8 @@ JOBS = {                            # job name -> the function that does the job
     "uci_cell": "weightboost.experiment.jobs:uci_cell",
     "sensitivity_cell": "weightboost.experiment.jobs:sensitivity_cell",
     "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
+    "regboost_cell": "weightboost.experiment.jobs:regboost_cell",
+    "regboost_semi_cell": "weightboost.experiment.jobs:regboost_semi_cell",
 }
 SERVER_LOG = "logs/warm_server.log"
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc

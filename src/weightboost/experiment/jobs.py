@@ -43,3 +43,29 @@ def reuters_cell(matrices, stats, category, algorithm, spec, study, f1_output, c
                          algorithm, spec, study, study["seed"])
     write_bytes_atomic(f1_output, to_csv_bytes(f1))
     write_bytes_atomic(curve_output, to_csv_bytes(curve))
+
+
+def regboost_cell(table, dataset, noise, cell, spec, fold_order, missing, repeats, protocol,
+                  pinned, output, curve_output):
+    """One cell of the RegBoost study over its repeats: fold rows and learning curves."""
+    from weightboost.experiment.regboost import run_cell
+    from weightboost.experiment.uci import load_experiment_table
+
+    X, y = load_experiment_table(table, dataset, pinned)
+    rows, curves = run_cell(X, y, dataset, cell, spec, float(noise), fold_order, missing,
+                            int(repeats), protocol)
+    write_bytes_atomic(output, to_csv_bytes(rows))
+    write_bytes_atomic(curve_output, to_csv_bytes(curves))
+
+
+def regboost_semi_cell(table, dataset, algorithm, spec, draws, labelled, protocol, pinned,
+                       output, curve_output):
+    """One algorithm of the semi-supervised experiment over every draw."""
+    from weightboost.experiment.regboost import run_semi_supervised
+    from weightboost.experiment.uci import load_experiment_table
+
+    X, y = load_experiment_table(table, dataset, pinned)
+    rows, curves = run_semi_supervised(X, y, dataset, algorithm, spec, int(draws),
+                                       int(labelled), protocol)
+    write_bytes_atomic(output, to_csv_bytes(rows))
+    write_bytes_atomic(curve_output, to_csv_bytes(curves))

@@ -34,11 +34,22 @@ def learner_seed(seed: int, dataset: str, repeat: int, fold: int) -> int:
     return int(np.random.SeedSequence([seed, _key(dataset), repeat, fold, 3]).generate_state(1)[0])
 
 
-def folds(y: np.ndarray, n_folds: int, seed: int, dataset: str, repeat: int):
-    """List of (train indices, test indices), stratified on y."""
-    from sklearn.model_selection import StratifiedKFold  # not at import: the workflow's
-    # parse imports this module, and sklearn.model_selection costs it about a second
+FOLD_ORDERS = ("stratified", "file_order")
 
+
+def folds(y: np.ndarray, n_folds: int, seed: int, dataset: str, repeat: int,
+          order: str = "stratified"):
+    """List of (train indices, test indices): stratified on y and shuffled with the seed
+    (``order="stratified"``, every study's default), or ``"file_order"``: consecutive blocks
+    of the rows as the file lists them, unshuffled and unstratified (scikit-learn's KFold;
+    the same for every repeat)."""
+    from sklearn.model_selection import KFold, StratifiedKFold  # not at import: the
+    # workflow's parse imports this module, and sklearn.model_selection costs it about a second
+
+    if order == "file_order":
+        return [(train, test) for train, test in KFold(n_splits=n_folds).split(y)]
+    if order != "stratified":
+        raise ValueError(f"fold order must be one of {FOLD_ORDERS}, got {order!r}")
     splitter = StratifiedKFold(n_splits=n_folds, shuffle=True,
                                random_state=fold_seed(seed, dataset, repeat))
     return [(np.sort(train), np.sort(test))

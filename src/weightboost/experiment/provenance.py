@@ -32,7 +32,9 @@ from weightboost.fileio import sha256_file, write_json_atomic
 
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
-              "reuters": ("reuters_f1.csv", "reuters_curves.csv")}
+              "reuters": ("reuters_f1.csv", "reuters_curves.csv"),
+              "regboost": ("regboost/folds.csv", "regboost/summary.csv", "regboost/curves.csv",
+                           "regboost/semi_supervised.csv")}
 # the package code that computes each table set's cells (``package_digest``): every module a
 # cell job loads (as it runs, in its own process), less PLUMBING, which moves bytes and reports
 # errors but computes no value. A module outside the list (sensitivity planning, provenance,
@@ -44,13 +46,15 @@ _CELL_CODE = ("c45", "boosting", "stumps", "data/spec.py", "data/uci.py",
 TABLE_SET_CODE = {"uci": _CELL_CODE,
                   "reuters": _CELL_CODE + ("reuters/corpus.py", "reuters/features.py",
                                            "reuters/nltk_package.py", "reuters/sgml.py",
-                                           "reuters/stage.py", "reuters/text.py")}
+                                           "reuters/stage.py", "reuters/text.py"),
+                  "regboost": _CELL_CODE + ("experiment/regboost.py", "semi_supervised.py")}
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
-               "experiment/reuters.py", "experiment/sensitivity.py")
+               "experiment/reuters.py", "experiment/sensitivity.py", "experiment/regboost.py",
+               "experiment/learners.py", "experiment/protocol.py")
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
@@ -80,6 +84,14 @@ def table_inputs(config: dict, kind: str) -> dict:
                 "algorithms": {a: config["algorithms"][a] for a in experiment["algorithms"]},
                 "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
                              for d in experiment["datasets"]}}
+    if kind == "regboost":
+        from weightboost.experiment.regboost import study_section, used_algorithms
+
+        study = study_section(config)
+        return {"regboost": study, "experiment": {"seed": config["experiment"]["seed"]},
+                "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
+                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
+                             for d in study["datasets"]}}
     if kind == "reuters":
         study = config["reuters_study"]
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},

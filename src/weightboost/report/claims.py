@@ -11,6 +11,12 @@ two-sided Wilcoxon signed-rank test on the per-fold errors of the two algorithms
 same noisy labels; with 10 folds its p-values are coarse, at best about 0.002), and each UCI
 duel a p-value across datasets: the Wilcoxon signed-rank test on the per-dataset mean
 differences (Demšar 2006). The Reuters claims rest on one train/test split: no folds to pair.
+
+The same evaluator checks the RegBoost study's claims (``config/reference/
+wang_kegl2004_table1.yaml``): their duels name a ``metric`` (a column of the folds table, with
+``<metric>_mean`` in the summary; default ``error``) and a ``source`` whose tables the caller
+passes in ``sources``; ``versus_value`` compares with a published constant instead of another
+algorithm (the p-value is then the signed-rank test of the fold values against it).
 """
 
 from __future__ import annotations
@@ -22,15 +28,18 @@ from weightboost.report.reference import DISPLAY
 from weightboost.statistics import across_datasets, signed_rank_p
 
 PRECISION = {"uci": 1, "reuters": 4}  # decimals the paper prints (error in %, F1)
+# metric -> (scale to the printed unit, decimals printed); lower is better for each
+METRICS = {"error": (100.0, 1), "test_error": (100.0, 1), "gap": (100.0, 1),
+           "distinct_stumps": (1.0, 0)}
 EVIDENCE = ["dataset", "algorithm", "versus", "value", "versus_value", "difference", "outcome",
             "p_value"]
 
 
-def fold_wilcoxon(folds: pd.DataFrame, dataset, noise, a, b) -> float:
+def fold_wilcoxon(folds: pd.DataFrame, dataset, noise, a, b, metric="error") -> float:
     """Two-sided Wilcoxon signed-rank p-value of the paired fold errors of a and b."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
-    ea = pick[pick.algorithm == a].sort_values(["repeat", "fold"]).error.to_numpy()
-    eb = pick[pick.algorithm == b].sort_values(["repeat", "fold"]).error.to_numpy()
+    ea = pick[pick.algorithm == a].sort_values(["repeat", "fold"])[metric].to_numpy()
+    eb = pick[pick.algorithm == b].sort_values(["repeat", "fold"])[metric].to_numpy()
     if len(ea) != len(eb) or len(ea) == 0:
         return float("nan")
     if np.all(ea == eb):
@@ -45,19 +54,31 @@ def _outcome(value, versus, lower_is_better):
 
 
 def uci_duel(summary, folds, duel: dict, datasets, paired=fold_wilcoxon) -> pd.DataFrame:
-    """Per dataset: the two mean errors (%, at the paper's precision), outcome and p-value."""
-    a, b, noise = duel["algorithm"], duel["versus"], float(duel["noise"])
+    """Per dataset: the two means of the duel's metric (error in %, at the paper's precision),
+    outcome and p-value."""
+    a, noise = duel["algorithm"], float(duel["noise"])
+    metric = duel.get("metric", "error")
+    scale, decimals = METRICS[metric]
+    constant = duel.get("versus_value")
+    b = duel["versus"] if constant is None else f"{float(constant):g} (published)"
     part = summary[np.isclose(summary.noise, noise)].set_index(["dataset", "algorithm"])
     rows = []
     for d in [d for d in datasets if d in set(duel.get("datasets") or datasets)]:
-        if (d, a) not in part.index or (d, b) not in part.index:
+        if (d, a) not in part.index or (constant is None and (d, b) not in part.index):
             continue
-        ea, eb = part.loc[(d, a)].error_mean, part.loc[(d, b)].error_mean
-        va, vb = (round(100 * e + 1e-9, PRECISION["uci"]) for e in (ea, eb))
+        ea = scale * part.loc[(d, a)][f"{metric}_mean"]
+        eb = (float(constant) if constant is not None
+              else scale * part.loc[(d, b)][f"{metric}_mean"])
+        va, vb = (round(e + 1e-9, decimals) for e in (ea, eb))
+        if constant is None:
+            p = paired(folds, d, noise, a, b, metric=metric)
+        else:
+            pick = folds[(folds.dataset == d) & np.isclose(folds.noise, noise)
+                         & (folds.algorithm == a)]
+            p = signed_rank_p(scale * pick[metric].to_numpy() - float(constant))
         rows.append({"dataset": DISPLAY.get(d, d), "algorithm": a, "versus": b, "value": va,
-                     "versus_value": vb, "difference": 100 * (ea - eb),
-                     "outcome": _outcome(va, vb, lower_is_better=True),
-                     "p_value": paired(folds, d, noise, a, b)})
+                     "versus_value": vb, "difference": ea - eb,
+                     "outcome": _outcome(va, vb, lower_is_better=True), "p_value": p})
     return pd.DataFrame(rows, columns=EVIDENCE)
 
 
@@ -87,16 +108,25 @@ def wins_needed(duel: dict, compared: int) -> int:
 
 
 def describe(duel: dict) -> str:
-    where = (f"at {int(round(100 * float(duel['noise'])))} % noise" if duel["source"] == "uci"
-             else f"F1 at the {duel['t_rule']} T")
+    if duel["source"] == "reuters":
+        where = f"F1 at the {duel['t_rule']} T"
+    else:
+        where = f"at {int(round(100 * float(duel['noise'])))} % noise"
+        if duel.get("metric", "error") != "error":
+            where = f"{duel['metric'].replace('_', ' ')} {where}"
     on = duel.get("datasets")
     on = f" on {', '.join(DISPLAY.get(d, d) for d in on)}" if on else ""
-    return f"{duel['algorithm']} against {duel['versus']}{on}, {where}"
+    versus = duel["versus"] if "versus" in duel else f"{float(duel['versus_value']):g} %"
+    return f"{duel['algorithm']} against {versus}{on}, {where}"
 
 
-def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon) -> dict:
-    """A duel's evidence, counts, what it needs, whether it holds and its p across datasets."""
-    if duel["source"] == "uci":
+def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon,
+             sources=None) -> dict:
+    """A duel's evidence, counts, what it needs, whether it holds and its p across datasets.
+    ``sources`` maps further sources to their (summary, folds, datasets)."""
+    if duel["source"] in (sources or {}):
+        summary, folds, datasets = sources[duel["source"]]
+    if duel["source"] == "uci" or duel["source"] in (sources or {}):
         evidence = uci_duel(summary, folds, duel, datasets, paired)
         across = across_datasets(evidence.difference) if len(evidence) else None
         p = across.p_value if across is not None else float("nan")
@@ -113,14 +143,16 @@ def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon) -> 
 
 
 def evaluate(checks: list[dict], texts: list[str], summary, folds, f1, datasets,
-             paired=fold_wilcoxon) -> list[dict]:
+             paired=fold_wilcoxon, sources=None) -> list[dict]:
     """One result per claim: its text, whether it holds, the counts of its first duel, what it
     needs, the other duels' counts, the evidence of its first duel and its p across datasets.
     ``holds`` is None when a duel had nothing to compare (e.g. no Reuters results)."""
     results = []
     for check, text in zip(checks, texts):
-        runs = [run_duel(d, summary, folds, f1, datasets, paired) for d in check["duels"]]
-        shown = [run_duel(d, summary, folds, f1, datasets, paired) for d in check.get("report", [])]
+        runs = [run_duel(d, summary, folds, f1, datasets, paired, sources)
+                for d in check["duels"]]
+        shown = [run_duel(d, summary, folds, f1, datasets, paired, sources)
+                 for d in check.get("report", [])]
         first = runs[0]
         verdicts = [r["holds"] for r in runs]
         holds = None if any(v is None for v in verdicts) else all(verdicts)

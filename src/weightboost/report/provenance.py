@@ -59,9 +59,14 @@ INPUT_COLUMNS = ["input", "sha256", "route", "canonical table sha256"]
 STAGE_COLUMNS = ["stage", "jobs", "job seconds"]
 
 
-def recorded(results: Path) -> list[dict]:
-    """The provenance records written beside the result tables (``*.provenance.json``)."""
-    return [json.loads(p.read_text()) for p in sorted(Path(results).glob("*.provenance.json"))]
+WEIGHTBOOST = ("uci", "reuters")  # the table sets of the first paper's report
+
+
+def recorded(results: Path, kinds=WEIGHTBOOST) -> list[dict]:
+    """The provenance records of the table sets ``kinds`` beside the result tables
+    (``<set>.provenance.json``): each report shows its own, whatever else is there."""
+    paths = [Path(results) / f"{kind}.provenance.json" for kind in kinds]
+    return [json.loads(p.read_text()) for p in paths if p.exists()]
 
 
 def platform_summary(platform: dict | None) -> str:
@@ -73,14 +78,14 @@ def platform_summary(platform: dict | None) -> str:
     return f"{platform.get('cpu', '?')}; {platform.get('c_library', '?')}; numpy SIMD {simd}{svml}"
 
 
-def table_sets(results: Path) -> pd.DataFrame:
+def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
     computed from, whether that code is the code installed now, and the platform its tables
     were combined on."""
     from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 
     rows = []
-    for record in recorded(results):
+    for record in recorded(results, kinds):
         parts = TABLE_SET_CODE.get(record["table_set"])
         same = parts is not None and package_digest(*parts) == record["code_sha256"]
         rows.append({"tables": ", ".join(record["tables"]), "run": record["run"],
@@ -92,11 +97,11 @@ def table_sets(results: Path) -> pd.DataFrame:
 
 
 def input_checksums(workdir: Path, config: dict | None = None,
-                    results: Path | None = None) -> pd.DataFrame:
+                    results: Path | None = None, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """The inputs recorded beside the result tables; else the receipts of the data stage when
     present; else the pins of the config (the values the data stage verifies raw files
     against)."""
-    rows = [row for record in (recorded(results) if results else [])
+    rows = [row for record in (recorded(results, kinds) if results else [])
             for row in record.get("inputs", [])]
     if rows:
         return pd.DataFrame(rows, columns=INPUT_COLUMNS)
@@ -125,10 +130,10 @@ def input_checksums(workdir: Path, config: dict | None = None,
     return pd.DataFrame(rows, columns=INPUT_COLUMNS)
 
 
-def stage_times(workdir: Path, results: Path | None = None) -> pd.DataFrame:
+def stage_times(workdir: Path, results: Path | None = None, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """Wall seconds per rule, summed over its jobs: as recorded beside the result tables, else
     from the benchmark files (benchmarks/<rule>/**.tsv)."""
-    rows = [row for record in (recorded(results) if results else [])
+    rows = [row for record in (recorded(results, kinds) if results else [])
             for row in record.get("stages", [])]
     if rows:
         return pd.DataFrame(rows, columns=STAGE_COLUMNS)

@@ -11,6 +11,7 @@ DATASETS = {  # paper row name -> dataset key
     "Ionosphere": "ionosphere", "German": "german", "Pima": "pima",
     "Breast Cancer": "breast_cancer", "wpbc": "wpbc", "wdbc": "wdbc", "Contraceptive": "cmc",
     "Spambase": "spambase",
+    "Sonar": "sonar",  # RegBoost's fourth set (not in Jin et al.)
 }
 ALGORITHMS = {  # paper column name -> algorithm name in the result tables
     "C4.5": "C4.5", "AdaBoost": "AdaBoost", "Weight Decay": "WeightDecay",

@@ -40,22 +40,22 @@ def _percent(p) -> str:
     return f"{round(100 * float(p))} %"
 
 
-def _pair(folds, dataset, noise, a, b):
+def _pair(folds, dataset, noise, a, b, metric="error"):
     """The corrected t-test of a against b on the runs (repeat, fold) both have."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
     keys = ["repeat", "fold"]
-    pairs = pick[pick.algorithm == a].merge(pick[pick.algorithm == b][keys + ["error"]],
+    pairs = pick[pick.algorithm == a].merge(pick[pick.algorithm == b][keys + [metric]],
                                             on=keys, suffixes=("", "_b")).sort_values(keys)
     if len(pairs) == 0:
         return None
     ratio = float(pairs.n_test.mean() / pairs.n_train.mean())
-    return corrected_resampled_t(100 * (pairs.error.to_numpy() - pairs.error_b.to_numpy()),
-                                 ratio)
+    return corrected_resampled_t(
+        100 * (pairs[metric].to_numpy() - pairs[f"{metric}_b"].to_numpy()), ratio)
 
 
-def corrected_p(folds, dataset, noise, a, b) -> float:
+def corrected_p(folds, dataset, noise, a, b, metric="error") -> float:
     """The per-dataset paired test of the study (pluggable into the claims evaluator)."""
-    result = _pair(folds, dataset, noise, a, b)
+    result = _pair(folds, dataset, noise, a, b, metric)
     return float("nan") if result is None else result.p_value
 
 

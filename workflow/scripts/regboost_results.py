@@ -1,0 +1,36 @@
+"""Snakemake job: the RegBoost study's cells into results/regboost/*.csv, and what they were
+computed from (regboost.provenance.json)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+from weightboost.experiment import regboost
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import write_bytes_atomic
+from weightboost.workflow_support import run_step
+
+
+def main(smk):
+    config = smk.params.config
+    study = regboost.study_section(config)
+    table = pd.DataFrame(smk.params.plan, columns=regboost.PLAN_COLUMNS)
+    cells, curves = {}, {}
+    for cell_path, curve_path in zip(smk.input.cells, smk.input.curves):
+        frame = pd.read_csv(cell_path)
+        order, _, missing = Path(cell_path).parent.parent.name.partition("-")
+        key = regboost.cell_key(frame.dataset.iloc[0], frame.noise.iloc[0], order, missing,
+                                frame.cell.iloc[0])
+        cells[key], curves[key] = frame, pd.read_csv(curve_path)
+    tables = regboost.combine(table, cells, curves, study,
+                              [pd.read_csv(p) for p in smk.input.semi],
+                              [pd.read_csv(p) for p in smk.input.semi_curves])
+    for path, frame in zip((smk.output.folds, smk.output.summary, smk.output.curves,
+                            smk.output.semi), tables):
+        write_bytes_atomic(path, to_csv_bytes(frame))
+    write_provenance(smk.output.provenance, config, "regboost", input_routes(smk.input.sidecars),
+                     stage_seconds(Path.cwd(), ["regboost_cell", "regboost_semi_cell"]))
+
+
+run_step(snakemake, main)  # noqa: F821 - injected by Snakemake
