@@ -79,7 +79,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         """Fit on prepared candidates; ``signed`` labels in {-1, 1} of the labelled rows."""
         self.classes_ = np.array([-1.0, 1.0]) if classes is None else classes
         self.n_features_in_ = data.X.shape[1]
-        c, edge, admissible = scan(data, weights, signed, self.lam, self.objective)
+        c, edge, admissible, outputs = scan(data, weights, signed, self.lam, self.objective)
         self.n_admissible_, self.n_candidates_ = admissible, data.n_candidates
         if c < 0:  # no threshold anywhere: the constant stump of the weighted majority
             total = float(np.dot(weights, signed))
@@ -91,6 +91,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             self.threshold_ = float(data.threshold[c])
             self.polarity_ = 1 if edge >= 0 else -1
             self.edge_, self.penalty_ = abs(edge), float(data.penalty[c])
+            self._training_outputs = outputs  # taken (not kept) by _predict_training
         self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
         return self
 
@@ -100,8 +101,10 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         return np.where(X[:, self.feature_] > self.threshold_, 1.0, -1.0) * self.polarity_
 
     def _predict_training(self, data: StumpData):
-        """Outputs in {-1, 1} on the labelled rows of the data it was fitted on."""
-        return self._signs(data.X[:data.n_labelled])
+        """Outputs in {-1, 1} on the labelled rows of the data it was fitted on (computed by
+        the scan that chose the stump)."""
+        outputs = self.__dict__.pop("_training_outputs", None)
+        return self._signs(data.X[:data.n_labelled]) if outputs is None else outputs
 
     def _validated(self, X):
         check_is_fitted(self, "feature_")

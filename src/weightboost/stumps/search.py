@@ -7,7 +7,8 @@ enter the candidate thresholds and the graph, not the errors), each with the pol
 makes its edge non-negative: Σ_j (m_j - 1) candidates, m_j the number of distinct values of
 x_j. ``prepare_stumps`` sorts every feature once and, given a neighbourhood graph, stores the
 penalty P_L of every candidate (weightboost.stumps.graph); a round then costs one compiled
-O(N·d) scan (``_scan``) whatever the penalty.
+O(N·d) scan (``_scan``) whatever the penalty, which also returns the chosen stump's outputs
+on the training points.
 
 The scan chooses, with weights w (normalised to sum 1) and labels y ∈ {-1, 1}:
 
@@ -97,7 +98,7 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
         scaled(X[:1], graph_scaling)  # checks the name
         edges = np.empty((0, 2), dtype=np.int64)
     n, d = X.shape
-    order = np.empty((d, n), dtype=np.int64)
+    order = np.empty((d, n), dtype=np.int32)
     offsets = np.zeros(d + 1, dtype=np.int64)
     splits, thresholds, penalties = [], [], []
     for j in range(d):
@@ -126,8 +127,10 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
 
 @njit(cache=True)
 def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
-    """(chosen candidate or -1, its edge γ of polarity +1, admissible count) for the
-    normalised ``weights`` of the labelled points; θ_c = offset_scale · penalty[c]."""
+    """(chosen candidate or -1, its edge γ of polarity +1, admissible count, the chosen
+    stump's outputs on the labelled points) for the ``weights`` of the labelled points;
+    θ_c = offset_scale · penalty[c]. Per feature: the prefix sums of w·y in sorted order, then
+    every candidate's edge from them."""
     d, n = order.shape
     n_labelled = weights.shape[0]
     wy = np.zeros(n)
@@ -138,22 +141,21 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     for i in range(n_labelled):
         wy[i] = weights[i] * labels[i] / total_weight
         total += wy[i]
+    prefix = np.empty(n)
     best1, best1_score, best1_edge = -1, -np.inf, 0.0
     best2, best2_score, best2_edge = -1, np.inf, 0.0
     admissible = 0
     for j in range(d):
-        left = 0.0
-        p = 0
+        acc = 0.0
+        row = order[j]
+        for p in range(n):
+            acc += wy[row[p]]
+            prefix[p] = acc
         for c in range(offsets[j], offsets[j + 1]):
-            end = split[c]
-            while p <= end:
-                left += wy[order[j, p]]
-                p += 1
-            edge = total - 2.0 * left
+            edge = total - 2.0 * prefix[split[c]]
             a = abs(edge)
             theta = offset_scale * penalty[c]
-            if a > theta:
-                admissible += 1
+            admissible += a > theta
             score = a - theta
             if score > best1_score:
                 best1, best1_score, best1_edge = c, score, edge
@@ -165,17 +167,31 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
                                    + (1.0 - theta) * math.log((1.0 - a) / (1.0 - theta)))
                 if value < best2_score:
                     best2, best2_score, best2_edge = c, value, edge
+    chosen, edge = best1, best1_edge
     if use_r2 and best2 >= 0:
-        return best2, best2_edge, admissible
-    return best1, best1_edge, admissible
+        chosen, edge = best2, best2_edge
+    outputs = np.empty(n_labelled)
+    if chosen >= 0:
+        feature = 0
+        while offsets[feature + 1] <= chosen:
+            feature += 1
+        sign = 1.0 if edge >= 0 else -1.0
+        # the threshold lies between the values at sorted positions split and split + 1
+        row = order[feature]
+        for p in range(n):
+            i = row[p]
+            if i < n_labelled:
+                outputs[i] = -sign if p <= split[chosen] else sign
+    return chosen, edge, admissible, outputs
 
 
 def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
-         objective: str) -> tuple[int, float, int]:
-    """The chosen candidate (-1: none, every feature constant), its edge for polarity +1 and
-    the number of admissible candidates."""
-    c, edge, admissible = _scan(data.order, data.offsets, data.split, data.penalty,
-                                np.ascontiguousarray(weights, dtype=np.float64),
-                                np.ascontiguousarray(labels, dtype=np.float64),
-                                2.0 * float(lam), objective == "R2")
-    return int(c), float(edge), int(admissible)
+         objective: str) -> tuple[int, float, int, np.ndarray]:
+    """The chosen candidate (-1: none, every feature constant), its edge for polarity +1, the
+    number of admissible candidates and the chosen stump's outputs on the labelled points
+    (undefined when none was chosen)."""
+    c, edge, admissible, outputs = _scan(data.order, data.offsets, data.split, data.penalty,
+                                         np.ascontiguousarray(weights, dtype=np.float64),
+                                         np.ascontiguousarray(labels, dtype=np.float64),
+                                         2.0 * float(lam), objective == "R2")
+    return int(c), float(edge), int(admissible), outputs
