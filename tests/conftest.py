@@ -96,6 +96,7 @@ def make_fixture_config(main_config: dict) -> dict:
                                           "remotes": [{"url": CLOSED_URL + "/reuters.zip"}]},
                          "exclude_newids": [],
                          "expected": FIXTURE_REUTERS_EXPECTED}
+    config.pop("regboost", None)  # its sets include sonar; tests of the study set their own
     config["mirror"] = str(FIXTURE_MIRROR)
     config["download"] = {**config.get("download", {}), "uci_legacy_url": CLOSED_URL,
                           "uci_archive_url": CLOSED_URL, "attempts": 1,

@@ -18,6 +18,7 @@ repeat: training and test error and the rate of admissible stumps after every ro
 from __future__ import annotations
 
 import inspect
+import math
 import time
 import zlib
 
@@ -125,6 +126,37 @@ def check_study(config: dict) -> None:
                               "which are not in regboost.datasets")
     if PRIMARY not in readings(study):
         raise ConfigError("regboost.readings must hold 'primary' (the reading of Table 1)")
+    for algorithm in study["algorithms"]:
+        _check_graph_size(config, study, algorithm)
+
+
+def smallest_graph(rows: int, folds: int, inner_folds: int | None) -> int:
+    """The fewest points a graph of the study is built on: an outer training fold, or an
+    inner one when λ is chosen by inner cross-validation."""
+    train = rows - math.ceil(rows / folds)
+    return train - math.ceil(train / inner_folds) if inner_folds else train
+
+
+def _check_graph_size(config: dict, study: dict, algorithm: str) -> None:
+    """k must be below the number of points of every graph, checked before any job."""
+    from weightboost.experiment.learners import learner_class
+
+    spec = config["algorithms"][algorithm]
+    defaults = {k: v.default for k, v in inspect.signature(
+        learner_class(algorithm, spec.get("learner")).__init__).parameters.items()}
+    params = {**defaults, **(spec.get("params") or {})}
+    if "n_neighbors" not in params:
+        return
+    for dataset in study["datasets"]:
+        rows = config["datasets"][dataset].get("rows")
+        inner = params.get("cv") if "lams" in params else None
+        if rows and params["n_neighbors"] >= smallest_graph(rows, study["folds"], inner):
+            raise ConfigError(
+                f"algorithms.{algorithm}.params.n_neighbors = {params['n_neighbors']} is not "
+                f"below the {smallest_graph(rows, study['folds'], inner)} points of the "
+                f"smallest graph on {dataset} ({rows} rows, regboost.folds = {study['folds']}"
+                + (f", inner cv = {inner}" if inner else "") + "): lower n_neighbors or use "
+                "fewer folds")
 
 
 # -- computing a cell ------------------------------------------------------------------------
@@ -148,6 +180,19 @@ def as_matrix(X, missing: str) -> tuple[np.ndarray, np.ndarray]:
 
 def takes_unlabeled(model) -> bool:
     return "unlabeled" in inspect.signature(model.fit).parameters
+
+
+def fit_or_explain(model, cell: str, dataset: str, X, y, **extra):
+    """``model.fit``; a graph too small for k (a fold smaller than the config check could
+    foresee, e.g. after dropping incomplete rows) stops with the key to change."""
+    try:
+        return model.fit(X, y, **extra)
+    except ValueError as exc:
+        if "n_neighbors" not in str(exc):
+            raise
+        entry = cell.partition("~")[0]
+        raise ConfigError(f"{dataset}, {cell}: {exc}; lower algorithms.{entry}.params."
+                          "n_neighbors or use fewer folds") from None
 
 
 def staged_errors(model, X, y, rounds: int) -> np.ndarray:
@@ -192,7 +237,7 @@ def run_cell(X, y, dataset: str, cell: str, spec: dict, noise: float, fold_order
             X_train, X_test = impute_median(matrix[train], matrix[test])
             model = make_learner(cell, spec, rounds, learner_seed(seed, dataset, repeat, fold))
             start = time.perf_counter()
-            model.fit(X_train, y_train)
+            fit_or_explain(model, cell, dataset, X_train, y_train)
             seconds = time.perf_counter() - start
             train_errors = staged_errors(model, X_train, y_train, rounds)
             test_errors = staged_errors(model, X_test, y[test], rounds)
@@ -250,10 +295,8 @@ def run_semi_supervised(X, y, dataset: str, algorithm: str, spec: dict, draws: i
         labelled, unlabelled = labelled_draw(y, n_labelled, seed, dataset, draw)
         X_l, X_u = impute_median(matrix[labelled], matrix[unlabelled])
         model = make_learner(algorithm, spec, rounds, learner_seed(seed, dataset, draw, 0))
-        if takes_unlabeled(model):
-            model.fit(X_l, y[labelled], unlabeled=X_u)
-        else:
-            model.fit(X_l, y[labelled])
+        fit_or_explain(model, algorithm, dataset, X_l, y[labelled],
+                       **({"unlabeled": X_u} if takes_unlabeled(model) else {}))
         record = records(model, rounds)
         row = {"dataset": dataset, "algorithm": algorithm, "draw": draw,
                "n_labelled": len(labelled), "n_unlabelled": len(unlabelled),

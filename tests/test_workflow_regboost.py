@@ -1,0 +1,128 @@
+"""The RegBoost study through the real pipeline (docs/protocol.md §5) on the fixture data, at a
+tiny size: its tables, report and guards."""
+
+import copy
+
+import pandas as pd
+import pytest
+
+from conftest import make_tiny_config, run_snakemake
+
+READINGS = {"primary": {}, "file_order": {"fold_order": "file_order", "repeats": 1},
+            "drop_missing": {"missing": "drop", "repeats": 1, "datasets": ["breast_cancer"]}}
+
+
+def regboost_config(main_config) -> dict:
+    config = make_tiny_config(main_config)
+    config["regboost"] = {
+        "datasets": ["ionosphere", "breast_cancer"], "algorithms": ["AdaBoost-stumps", "RegBoost"],
+        "folds": 2, "repeats": 2, "rounds": 6, "readings": copy.deepcopy(READINGS),
+        "semi_supervised": {"dataset": "pima", "labelled": 8, "draws": 2,
+                            "algorithms": ["AdaBoost-stumps", "RegBoost", "BelkinNiyogi",
+                                           "LabelSpreading"]}}
+    algorithms = config["algorithms"]
+    algorithms["RegBoost"] = {"learner": "RegBoostCV",
+                              "params": {"lams": [0.0, 0.3], "cv": 2, "n_neighbors": 1}}
+    algorithms["BelkinNiyogi"] = {"learner": "BelkinNiyogi",
+                                  "params": {"n_neighbors": 2, "cv": 2, "n_vectors": [2, 3]}}
+    algorithms["LabelSpreading"] = {"learner": "KnnLabelSpreading", "params": {"n_neighbors": 2}}
+    return config
+
+
+@pytest.fixture(scope="module")
+def regboost_run(tmp_path_factory, main_config):
+    workdir = tmp_path_factory.mktemp("regboost")
+    config = regboost_config(main_config)
+    result = run_snakemake(workdir, config, "regboost")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return workdir, config
+
+
+def test_the_study_writes_its_tables_and_report(regboost_run):
+    workdir, _ = regboost_run
+    folds = pd.read_csv(workdir / "results/regboost/folds.csv")
+    assert list(folds.columns) == ["reading", "dataset", "noise", "algorithm", "repeat", "fold",
+                                   "n_train", "n_test", "lam", "train_error", "test_error",
+                                   "distinct_stumps", "rounds"]
+    counts = folds.groupby(["reading", "dataset", "algorithm"]).size()
+    assert counts[("primary", "ionosphere", "RegBoost")] == 2 * 2       # repeats x folds
+    assert counts[("file_order", "ionosphere", "RegBoost")] == 2
+    assert ("drop_missing", "ionosphere", "RegBoost") not in counts.index
+    assert set(folds[folds.algorithm == "RegBoost"].lam) <= {0.0, 0.3}
+    # the reading's protocol reaches the cells: complete rows only, file-order folds
+    bc = folds[folds.dataset == "breast_cancer"]
+    assert bc[bc.reading == "drop_missing"].n_train.sum() < \
+        bc[(bc.reading == "primary") & (bc.repeat == 0)].n_train.sum()
+    curves = pd.read_csv(workdir / "results/regboost/curves.csv")
+    assert set(curves.reading) == {"primary", "semi_supervised"} and curves.t.max() == 6
+    semi = pd.read_csv(workdir / "results/regboost/semi_supervised.csv")
+    assert set(semi.algorithm) == {"AdaBoost-stumps", "RegBoost", "BelkinNiyogi",
+                                   "LabelSpreading"}
+    assert (semi.n_labelled == 8).all() and (semi.n_unlabelled == 12).all()
+    claims = pd.read_csv(workdir / "reports/tables/regboost_claims.csv")
+    assert {"table1_test_error", "table1_gap", "table1_sparsity", "figure3f_adaboost",
+            "figure3f_belkin_niyogi"} == set(claims.claim)
+    assert set(claims[claims.claim == "table1_gap"].reading) == {"primary", "file_order",
+                                                                 "drop_missing"}
+    page = (workdir / "reports/regboost.md").read_text()
+    assert "Table 1" in page and "figures/regboost_figure3.png" in page
+
+
+def test_the_shared_cells_are_computed_once(regboost_run):
+    # AdaBoost with stumps has no graph: a reading that changes only RegBoost's graph reuses
+    # its cell; the same for the primary reading's repeat 0 and a one-repeat reading
+    workdir, _ = regboost_run
+    cells = sorted(p.relative_to(workdir / "results/cells/regboost").as_posix() for p in
+                   (workdir / "results/cells/regboost").rglob("*.csv")
+                   if not p.name.endswith(".curve.csv"))
+    assert "ionosphere/noise0/stratified-median/AdaBoost-stumps/reps2.csv" in cells
+    assert not any("reps1" in c and "stratified-median" in c for c in cells)
+
+
+def test_a_changed_study_is_refused_without_a_run_name(regboost_run):
+    workdir, config = regboost_run
+    changed = copy.deepcopy(config)
+    changed["regboost"]["rounds"] = 7
+    result = run_snakemake(workdir, changed, "-n", "regboost")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "regboost.rounds: 6 -> 7" in output and "run=NAME" in output, output[-3000:]
+
+
+BAD = [
+    (lambda c: c["algorithms"]["RegBoost"]["params"].update(lams=[]),
+     "algorithms.RegBoost.params: lams must be a non-empty list"),
+    (lambda c: c["algorithms"]["RegBoost"]["params"].update(lams=[0.1, -0.5]),
+     "algorithms.RegBoost.params: lams must be a non-empty list of numbers >= 0"),
+    (lambda c: c["algorithms"]["RegBoost"]["params"].update(n_neighbors=3),
+     "algorithms.RegBoost.params.n_neighbors = 3 is not below the 3 points"),
+    (lambda c: c["regboost"]["readings"].update(x={"fold_order": "random"}),
+     "config key regboost.readings.x.fold_order"),
+    (lambda c: c["regboost"]["readings"].update(x={"datasets": ["pima"]}),
+     "regboost.readings.x.datasets names ['pima']"),
+    (lambda c: c["regboost"].update(datasets=["ionosphere", "sonar2"]),
+     "regboost.datasets names 'sonar2'"),
+    (lambda c: c["regboost"].update(algorithms=["AdaBoost-stumps", "RegBoost-typo"]),
+     "regboost names the algorithm 'RegBoost-typo'"),
+]
+
+
+@pytest.mark.parametrize("edit, key", BAD)
+def test_bad_study_config_is_refused_naming_the_key(main_config, edit, key):
+    from weightboost.config import check_learners, validate_schema
+    from weightboost.errors import ConfigError
+
+    config = regboost_config(main_config)
+    edit(config)
+    with pytest.raises(ConfigError, match=key.replace("[", "\\[").replace("]", "\\]")):
+        validate_schema(config)
+        check_learners(config)
+
+
+def test_the_workflow_stops_on_a_bad_study_config_before_any_job(tmp_path, main_config):
+    config = regboost_config(main_config)
+    BAD[0][0](config)
+    result = run_snakemake(tmp_path, config, "-n", "regboost")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and BAD[0][1] in output, output[-3000:]
+    assert not (tmp_path / "results").exists()
