@@ -126,3 +126,24 @@ def test_the_workflow_stops_on_a_bad_study_config_before_any_job(tmp_path, main_
     output = result.stdout + result.stderr
     assert result.returncode != 0 and BAD[0][1] in output, output[-3000:]
     assert not (tmp_path / "results").exists()
+
+
+def test_the_report_is_rebuilt_from_the_committed_tables_alone(regboost_run, tmp_path):
+    # a fresh clone has results/ but no cells or data: `snakemake regboost_report` must read
+    # the tables as they are (after checking them against their record), not recompute them
+    import shutil
+
+    workdir, config = regboost_run
+    shutil.copytree(workdir / "results", tmp_path / "results",
+                    ignore=shutil.ignore_patterns("cells"))
+    result = run_snakemake(tmp_path, config, "regboost_report")
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "regboost_cell" not in output and "regboost_results" not in output
+    assert (tmp_path / "reports/tables/regboost_claims.csv").read_bytes() == \
+        (workdir / "reports/tables/regboost_claims.csv").read_bytes()
+    edited = tmp_path / "results/regboost/summary.csv"
+    edited.write_text(edited.read_text().replace("primary", "primary ", 1))
+    result = run_snakemake(tmp_path, config, "regboost_report")
+    assert result.returncode != 0
+    assert "is not the table recorded in" in result.stdout + result.stderr

@@ -5,8 +5,8 @@ with golden ones, cell by cell (integers exactly, floats within 1e-9).
     python -m weightboost.regression golden [--config ci]                # run and overwrite
     python -m weightboost.regression compare NEW_DIR GOLDEN_DIR          # compare two dirs
 
-``--config ci`` runs ``config/config.yaml`` overlaid with ``config/ci.yaml`` and compares with
-``tests/golden/ci/``; ``--config full`` runs the default config and compares with the committed
+``--config ci`` runs ``config/config.yaml`` overlaid with ``config/ci.yaml`` (both studies at
+reduced size: ``TARGETS``) and compares with ``tests/golden/ci/``; ``--config full`` runs the default config and compares with the committed
 ``results/``. Timing columns (``fit_seconds``, ``predict_seconds``) measure the machine and are
 not compared. Exit status: 0 if every cell matches, 1 if any moved, 2 if the run failed.
 """
@@ -29,7 +29,12 @@ TABLES = {  # file -> key columns identifying a row
     "uci_summary.csv": ["dataset", "noise", "algorithm"],
     "reuters_f1.csv": ["category", "algorithm", "t_rule"],
     "reuters_curves.csv": ["category", "algorithm", "T"],
+    "regboost/folds.csv": ["reading", "dataset", "noise", "algorithm", "repeat", "fold"],
+    "regboost/summary.csv": ["reading", "dataset", "noise", "algorithm"],
+    "regboost/curves.csv": ["reading", "dataset", "noise", "algorithm", "t"],
+    "regboost/semi_supervised.csv": ["dataset", "algorithm", "draw"],
 }
+TARGETS = ("experiments", "regboost_results")  # what a profile's run computes
 IGNORED = {"fit_seconds", "predict_seconds"}
 TOLERANCE = 1e-9
 PROFILES = {
@@ -94,7 +99,7 @@ def run_profile(profile: str, workdir: Path, cores: int = 2) -> Path:
     configs, _ = PROFILES[profile]
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
                "--directory", str(workdir), "--cores", str(cores), "--configfile",
-               *map(str, configs), "--", "experiments"]
+               *map(str, configs), "--", *TARGETS]
     print("running:", " ".join(command), flush=True)
     result = subprocess.run(command, env=os.environ.copy())
     if result.returncode != 0:
@@ -132,6 +137,7 @@ def main(argv=None) -> int:
         for name in TABLES:  # without the timing columns: a golden diff shows only results
             frame = pd.read_csv(tables / name)
             frame = frame.drop(columns=[c for c in frame.columns if c in IGNORED])
+            (golden / name).parent.mkdir(parents=True, exist_ok=True)
             frame.to_csv(golden / name, index=False, lineterminator="\n")
         print(f"golden tables written to {golden}; review them with `git diff {golden}`")
         return 0

@@ -241,13 +241,17 @@ REPORT_TABLES = {name: f"{RESULTS}/{name}.csv" for name in
                  for kind in ("uci", "reuters")}
 
 
+REPORT_RULES = ("report", "regboost_report")
+
+
 def report_only():
-    """Whether the command asks for the report alone (`snakemake report`, or files under
-    REPORTS). Existing result tables are then read as they are: a fresh clone has the committed
-    tables but not the cells and data they came from, which Snakemake would otherwise
-    recompute first (`snakemake all` still does)."""
+    """Whether the command asks for reports alone (`snakemake report`, `snakemake
+    regboost_report`, or files under REPORTS). Existing result tables are then read as they
+    are: a fresh clone has the committed tables but not the cells and data they came from,
+    which Snakemake would otherwise recompute first (`snakemake all` still does)."""
     targets = [str(t) for t in workflow.dag_settings.targets or ()]
-    return bool(targets) and all(t == "report" or t.startswith(f"{REPORTS}/") for t in targets)
+    return bool(targets) and all(t in REPORT_RULES or t.startswith(f"{REPORTS}/")
+                                 for t in targets)
 
 
 def tables_as_given():
