@@ -147,19 +147,22 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     admissible = 0
     for j in range(d):
         acc = 0.0
-        row = order[j]
         for p in range(n):
-            acc += wy[row[p]]
+            acc += wy[order[j, p]]
             prefix[p] = acc
         for c in range(offsets[j], offsets[j + 1]):
             edge = total - 2.0 * prefix[split[c]]
-            a = abs(edge)
-            theta = offset_scale * penalty[c]
-            admissible += a > theta
-            score = a - theta
+            score = abs(edge) - offset_scale * penalty[c]
+            admissible += score > 0.0
             if score > best1_score:
                 best1, best1_score, best1_edge = c, score, edge
-            if use_r2 and a > theta and theta < 1.0:
+        if not use_r2:
+            continue
+        for c in range(offsets[j], offsets[j + 1]):  # R2: only admissible candidates
+            edge = total - 2.0 * prefix[split[c]]
+            a = abs(edge)
+            theta = offset_scale * penalty[c]
+            if a > theta and theta < 1.0:
                 if a >= 1.0:
                     value = -np.inf
                 else:
