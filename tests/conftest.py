@@ -229,11 +229,12 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
     return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=timeout)
 
 
-def recorded_job(workdir: Path, rule: str) -> tuple[str, dict]:
-    """The job name and keyword arguments of a ``rule`` job of the finished run in ``workdir``,
-    from the command Snakemake recorded (``python -m weightboost.warm job NAME LOG ARGUMENTS``),
-    with the paths of files that exist made absolute. Its outputs are the run's own files:
-    point them elsewhere before running it."""
+def recorded_job(workdir: Path, rule: str, **where) -> tuple[str, dict]:
+    """The job name and keyword arguments of a ``rule`` job of the finished run in ``workdir``
+    (the first whose arguments include ``where``), from the command Snakemake recorded
+    (``python -m weightboost.warm job NAME LOG ARGUMENTS``), with the paths of files that exist
+    made absolute. Its outputs are the run's own files: point them elsewhere before running
+    it."""
     for path in sorted((workdir / ".snakemake" / "metadata").iterdir()):
         record = json.loads(path.read_text())
         if record["rule"] == rule:
@@ -242,5 +243,6 @@ def recorded_job(workdir: Path, rule: str) -> tuple[str, dict]:
             arguments = {key: str(workdir / value) if isinstance(value, str)
                          and (workdir / value).is_file() else value
                          for key, value in json.loads(command[6]).items()}
-            return command[4], arguments
-    raise AssertionError(f"no {rule} job recorded in {workdir}")
+            if all(arguments.get(k) == v for k, v in where.items()):
+                return command[4], arguments
+    raise AssertionError(f"no {rule} job {where or ''} recorded in {workdir}")

@@ -2,11 +2,18 @@
 tiny size: its tables, report and guards."""
 
 import copy
+import json
+import os
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 
-from conftest import make_tiny_config, run_snakemake
+from conftest import make_tiny_config, recorded_job, run_snakemake
+from test_workflow_experiments import LOADED
+from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
+                                               package_files)
 
 READINGS = {"primary": {}, "file_order": {"fold_order": "file_order", "repeats": 1},
             "drop_missing": {"missing": "drop", "repeats": 1, "datasets": ["breast_cancer"]}}
@@ -147,3 +154,23 @@ def test_the_report_is_rebuilt_from_the_committed_tables_alone(regboost_run, tmp
     result = run_snakemake(tmp_path, config, "regboost_report")
     assert result.returncode != 0
     assert "is not the table recorded in" in result.stdout + result.stderr
+
+
+def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path):
+    # as for the UCI and Reuters cells: together the two kinds of cell load exactly the
+    # study's TABLE_SET_CODE (the planning module, experiment/regboost.py, is not in it: a
+    # change of the plan reruns no cell)
+    workdir, _ = regboost_run
+    loaded = set()
+    for rule, where in (("regboost_cell", {"cell": "RegBoost"}),
+                        ("regboost_semi_cell", {"algorithm": "BelkinNiyogi"})):
+        job, arguments = recorded_job(workdir, rule, **where)
+        for key in ("output", "curve_output"):
+            arguments[key] = str(tmp_path / f"{rule}-{key}.csv")
+        ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
+                              json.dumps(arguments)], cwd=tmp_path, capture_output=True,
+                             text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        loaded |= set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
+    listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE["regboost"])}
+    assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))

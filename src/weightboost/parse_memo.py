@@ -24,8 +24,8 @@ from weightboost.fileio import write_text_atomic
 
 SECTIONS = ("algorithms", "experiment", "sensitivity", "regboost")
 CODE = ("c45", "boosting", "stumps", "config.py", "semi_supervised.py", "experiment/learners.py",
-        "experiment/protocol.py", "experiment/regboost.py", "experiment/sensitivity.py",
-        "parse_memo.py")
+        "experiment/protocol.py", "experiment/regboost.py", "experiment/regboost_cells.py",
+        "experiment/sensitivity.py", "parse_memo.py")
 DIRECTORY = Path(__file__).resolve().parent / "__pycache__" / "parse"
 
 

@@ -48,7 +48,7 @@ def reuters_cell(matrices, stats, category, algorithm, spec, study, f1_output, c
 def regboost_cell(table, dataset, noise, cell, spec, fold_order, missing, repeats, protocol,
                   pinned, output, curve_output):
     """One cell of the RegBoost study over its repeats: fold rows and learning curves."""
-    from weightboost.experiment.regboost import run_cell
+    from weightboost.experiment.regboost_cells import run_cell
     from weightboost.experiment.uci import load_experiment_table
 
     X, y = load_experiment_table(table, dataset, pinned)
@@ -61,7 +61,7 @@ def regboost_cell(table, dataset, noise, cell, spec, fold_order, missing, repeat
 def regboost_semi_cell(table, dataset, algorithm, spec, draws, labelled, protocol, pinned,
                        output, curve_output):
     """One algorithm of the semi-supervised experiment over every draw."""
-    from weightboost.experiment.regboost import run_semi_supervised
+    from weightboost.experiment.regboost_cells import run_semi_supervised
     from weightboost.experiment.uci import load_experiment_table
 
     X, y = load_experiment_table(table, dataset, pinned)

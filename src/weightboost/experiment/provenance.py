@@ -47,7 +47,7 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   "reuters": _CELL_CODE + ("reuters/corpus.py", "reuters/features.py",
                                            "reuters/nltk_package.py", "reuters/sgml.py",
                                            "reuters/stage.py", "reuters/text.py"),
-                  "regboost": _CELL_CODE + ("experiment/regboost.py", "semi_supervised.py")}
+                  "regboost": _CELL_CODE + ("experiment/regboost_cells.py", "semi_supervised.py")}
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
