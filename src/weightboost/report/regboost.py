@@ -237,6 +237,15 @@ def noise_figure(folds: pd.DataFrame, study: dict, reading: str, stem: Path) -> 
 COLOURS = {"AdaBoost": "#1f77b4", "RegBoost": "#d62728"}
 
 
+def _learning_curves(ax, curves: pd.DataFrame, names: dict) -> None:
+    """Training (dashed) and test error against t of each algorithm in ``curves``."""
+    for algorithm, group in curves.groupby("algorithm", sort=False):
+        name = names.get(algorithm, algorithm)
+        colour = COLOURS.get(name, "#555555")
+        ax.plot(group.t, group.train_error, "--", color=colour, label=f"training error ({name})")
+        ax.plot(group.t, group.test_error, "-", color=colour, label=f"test error ({name})")
+
+
 def figure3(curves: pd.DataFrame, semi: pd.DataFrame, study: dict, reference: dict,
             stem: Path) -> list[Path]:
     import matplotlib.pyplot as plt
@@ -246,13 +255,7 @@ def figure3(curves: pd.DataFrame, semi: pd.DataFrame, study: dict, reference: di
     primary = curves[curves.reading == PRIMARY]
     panels = list(axes.ravel())
     for ax, dataset, letter in zip(panels[:4], study["datasets"], "abcd"):
-        part = primary[primary.dataset == dataset]
-        for algorithm, group in part.groupby("algorithm", sort=False):
-            colour = COLOURS.get(names.get(algorithm, algorithm), "#555555")
-            ax.plot(group.t, group.train_error, "--", color=colour,
-                    label=f"training error ({names.get(algorithm, algorithm)})")
-            ax.plot(group.t, group.test_error, "-", color=colour,
-                    label=f"test error ({names.get(algorithm, algorithm)})")
+        _learning_curves(ax, primary[primary.dataset == dataset], names)
         ax.set_xscale("log")
         ax.set_title(f"({letter}) {DISPLAY.get(dataset, dataset)}")
         ax.set_xlabel("t")
@@ -268,13 +271,7 @@ def figure3(curves: pd.DataFrame, semi: pd.DataFrame, study: dict, reference: di
     ax.set_xlabel("t")
     ax.legend(fontsize=7)
     ax = panels[5]
-    semi_curves = curves[curves.reading == SEMI_READING]
-    for algorithm, group in semi_curves.groupby("algorithm", sort=False):
-        colour = COLOURS.get(names.get(algorithm, algorithm), "#555555")
-        ax.plot(group.t, group.train_error, "--", color=colour,
-                label=f"training error ({names.get(algorithm, algorithm)})")
-        ax.plot(group.t, group.test_error, "-", color=colour,
-                label=f"test error ({names.get(algorithm, algorithm)})")
+    _learning_curves(ax, curves[curves.reading == SEMI_READING], names)
     for k, (algorithm, group) in enumerate(
             semi[~semi.algorithm.isin(list(names))].groupby("algorithm", sort=False)):
         ax.axhline(group.test_error.mean(), color=["#2ca02c", "#9467bd"][k % 2], lw=1,
