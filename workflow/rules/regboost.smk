@@ -6,9 +6,13 @@ import pandas as pd
 
 from weightboost.experiment import regboost as regboost_study
 
+# A cell's path holds `key`, the digest of everything its numbers depend on besides its other
+# wildcards and the code (whose digest is the rules' code_sha256 param): the protocol and the
+# learner's config entry. Snakemake records no callable param, so a cell computed under another
+# config (a named run's, an edited entry's) must never sit at the path this config reads.
 REGBOOST_CELL = ("results/cells/regboost/{dataset}/noise{noise}/{fold_order}-{missing}/"
-                 "{algorithm}/reps{repeats}")
-REGBOOST_SEMI = "results/cells/regboost/semi/{dataset}/{algorithm}"
+                 "{algorithm}/{key}/reps{repeats}")
+REGBOOST_SEMI = "results/cells/regboost/semi/{dataset}/{algorithm}/{key}"
 REGBOOST_TABLES = {name: f"{RESULTS}/regboost/{name}.csv"
                    for name in ("folds", "summary", "curves", "semi_supervised")}
 REGBOOST_REFERENCE = str(Path(workflow.basedir) / "config" / "reference" /
@@ -19,31 +23,56 @@ if config.get("regboost"):
     REGBOOST_PLAN = pd.DataFrame(remembered(
         "regboost-plan", config, lambda: regboost_study.plan(config).to_dict("records")),
         columns=regboost_study.PLAN_COLUMNS)
-    REGBOOST_CELLS = [
-        REGBOOST_CELL.format(dataset=job.dataset, noise=format(job.noise, "g"),
-                             fold_order=job.fold_order, missing=job.missing,
-                             algorithm=job.cell, repeats=job.repeats)
-        for job in regboost_study.cell_jobs(REGBOOST_PLAN).itertuples(index=False)]
     SEMI = REGBOOST.get("semi_supervised") or {}
-    REGBOOST_SEMI_CELLS = [REGBOOST_SEMI.format(dataset=SEMI["dataset"], algorithm=a)
-                           for a in SEMI.get("algorithms", [])]
 
     def regboost_protocol():
         """What every cell of the study depends on (not its lists of datasets and readings)."""
         return {"seed": EXPERIMENT["seed"], "folds": REGBOOST["folds"],
                 "rounds": REGBOOST["rounds"]}
 
+    def semi_protocol():
+        return {**regboost_protocol(), "labelled": SEMI["labelled"], "draws": SEMI["draws"]}
+
+    def cell_spec(algorithm):
+        try:
+            return resolve_spec(config["algorithms"], algorithm)
+        except ReproError as exc:
+            raise WorkflowError(str(exc))
+
+    REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
+    REGBOOST_CELLS = [
+        REGBOOST_CELL.format(dataset=job["dataset"], noise=format(job["noise"], "g"),
+                             fold_order=job["fold_order"], missing=job["missing"],
+                             algorithm=job["cell"], repeats=job["repeats"],
+                             key=regboost_study.computation_key(regboost_protocol(),
+                                                                cell_spec(job["cell"])))
+        for job in REGBOOST_JOBS]
+    REGBOOST_SEMI_CELLS = [
+        REGBOOST_SEMI.format(dataset=SEMI["dataset"], algorithm=a,
+                             key=regboost_study.computation_key(semi_protocol(), cell_spec(a)))
+        for a in SEMI.get("algorithms", [])]
+
+    def keyed_spec(wildcards, protocol):
+        """The learner entry of a cell, once its path's key is this config's."""
+        spec = algorithm_spec(wildcards)
+        if wildcards.key != regboost_study.computation_key(protocol, spec):
+            raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under "
+                                "this config: ask for the study's target, not a cell path")
+        return spec
+
     def regboost_cell_arguments(wildcards, input, output):
         return job_arguments(table=input.table, dataset=wildcards.dataset,
                              noise=wildcards.noise, cell=wildcards.algorithm,
-                             spec=algorithm_spec(wildcards), fold_order=wildcards.fold_order,
+                             spec=keyed_spec(wildcards, regboost_protocol()),
+                             fold_order=wildcards.fold_order,
                              missing=wildcards.missing, repeats=int(wildcards.repeats),
                              protocol=regboost_protocol(), pinned=table_pin(wildcards),
                              output=output.cell, curve_output=output.curve)
 
     def regboost_semi_arguments(wildcards, input, output):
         return job_arguments(table=input.table, dataset=wildcards.dataset,
-                             algorithm=wildcards.algorithm, spec=algorithm_spec(wildcards),
+                             algorithm=wildcards.algorithm,
+                             spec=keyed_spec(wildcards, semi_protocol()),
                              draws=SEMI["draws"], labelled=SEMI["labelled"],
                              protocol=regboost_protocol(), pinned=table_pin(wildcards),
                              output=output.cell, curve_output=output.curve)
@@ -58,12 +87,13 @@ if config.get("regboost"):
             code_sha256=package_digest(*TABLE_SET_CODE["regboost"]),
             arguments=regboost_cell_arguments,
         log:
-            "logs/regboost_cell/{dataset}/noise{noise}/{fold_order}-{missing}/{algorithm}/reps{repeats}.log",
+            "logs/regboost_cell/{dataset}/noise{noise}/{fold_order}-{missing}/{algorithm}/{key}/reps{repeats}.log",
         benchmark:
-            "benchmarks/regboost_cell/{dataset}/noise{noise}/{fold_order}-{missing}/{algorithm}/reps{repeats}.tsv"
+            "benchmarks/regboost_cell/{dataset}/noise{noise}/{fold_order}-{missing}/{algorithm}/{key}/reps{repeats}.tsv"
         wildcard_constraints:
             fold_order="[a-z_]+",
             missing="[a-z]+",
+            key="[0-9a-f]{12}",
             repeats="[0-9]+",
         threads: 1
         resources:
@@ -83,11 +113,12 @@ if config.get("regboost"):
         params:
             code_sha256=package_digest(*TABLE_SET_CODE["regboost"]),
             arguments=regboost_semi_arguments,
-            semi={k: SEMI[k] for k in ("labelled", "draws")},
         log:
-            "logs/regboost_semi_cell/{dataset}/{algorithm}.log",
+            "logs/regboost_semi_cell/{dataset}/{algorithm}/{key}.log",
         benchmark:
-            "benchmarks/regboost_semi_cell/{dataset}/{algorithm}.tsv"
+            "benchmarks/regboost_semi_cell/{dataset}/{algorithm}/{key}.tsv"
+        wildcard_constraints:
+            key="[0-9a-f]{12}",
         threads: 1
         resources:
             mem_mb=2048,
@@ -114,6 +145,7 @@ if config.get("regboost"):
             provenance=f"{RESULTS}/regboost.provenance.json",
         params:
             plan=REGBOOST_PLAN.to_dict("records"),
+            jobs=REGBOOST_JOBS,
             config=config,
             code_sha256=package_digest(*TABLE_SET_CODE["regboost"]),
         log:

@@ -17,12 +17,10 @@ def main(smk):
     study = regboost.study_section(config)
     table = pd.DataFrame(smk.params.plan, columns=regboost.PLAN_COLUMNS)
     cells, curves = {}, {}
-    for cell_path, curve_path in zip(smk.input.cells, smk.input.curves):
-        frame = pd.read_csv(cell_path)
-        order, _, missing = Path(cell_path).parent.parent.name.partition("-")
-        key = regboost.cell_key(frame.dataset.iloc[0], frame.noise.iloc[0], order, missing,
-                                frame.cell.iloc[0])
-        cells[key], curves[key] = frame, pd.read_csv(curve_path)
+    for job, cell_path, curve_path in zip(smk.params.jobs, smk.input.cells, smk.input.curves):
+        key = regboost.cell_key(job["dataset"], job["noise"], job["fold_order"], job["missing"],
+                                job["cell"])
+        cells[key], curves[key] = pd.read_csv(cell_path), pd.read_csv(curve_path)
     tables = regboost.combine(table, cells, curves, study,
                               [pd.read_csv(p) for p in smk.input.semi],
                               [pd.read_csv(p) for p in smk.input.semi_curves])
