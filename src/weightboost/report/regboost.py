@@ -155,9 +155,9 @@ def semi_table(semi: pd.DataFrame, reference: dict) -> pd.DataFrame:
                      "training error %": round(100 * group.train_error.mean(), 1),
                      "λ (median)": group.lam.median()})
     for name, value in (reference.get("semi_supervised_reference") or {}).items():
-        rows.append({"algorithm": f"{name} (published)", "draws": np.nan,
-                     "test error %": f"{value:.1f}", "training error %": np.nan,
-                     "λ (median)": np.nan})
+        rows.append({"algorithm": f"{name} (published)", "draws": "",
+                     "test error %": f"{value:.1f}", "training error %": "",
+                     "λ (median)": ""})
     return pd.DataFrame(rows)
 
 
