@@ -15,6 +15,8 @@ from test_workflow_experiments import LOADED
 from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_files)
 
+pytestmark = pytest.mark.slow  # started first under `make test`: a Snakemake run of the study
+
 READINGS = {"primary": {}, "file_order": {"fold_order": "file_order", "repeats": 1},
             "drop_missing": {"missing": "drop", "repeats": 1, "datasets": ["breast_cancer"]}}
 
