@@ -209,13 +209,18 @@ def grid_cell_arguments(wildcards, input, output):
                          output=output[0], **dict(wildcards.items()))
 
 
-def algorithm_spec(wildcards):
-    """The learner entry of a cell: a key of `algorithms`, or a sensitivity cell name
+def learner_spec(name):
+    """The learner entry of a cell name: a key of `algorithms`, or a sensitivity cell name
     (`entry~param=value,...`, see weightboost.experiment.sensitivity)."""
     try:
-        return resolve_spec(config["algorithms"], wildcards.algorithm)
+        return resolve_spec(config["algorithms"], name)
     except ReproError as exc:
         raise WorkflowError(str(exc))
+
+
+def algorithm_spec(wildcards):
+    """The learner entry of a cell, by its `algorithm` wildcard."""
+    return learner_spec(wildcards.algorithm)
 
 
 # -- the Reuters study ------------------------------------------------------------------------
@@ -333,23 +338,18 @@ if config.get("regboost"):
     def semi_protocol():
         return {**regboost_protocol(), "labelled": SEMI["labelled"], "draws": SEMI["draws"]}
 
-    def cell_spec(algorithm):
-        try:
-            return resolve_spec(config["algorithms"], algorithm)
-        except ReproError as exc:
-            raise WorkflowError(str(exc))
-
     REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
     REGBOOST_CELLS = [
         REGBOOST_CELL.format(dataset=job["dataset"], noise=format(job["noise"], "g"),
                              fold_order=job["fold_order"], missing=job["missing"],
                              algorithm=job["cell"], repeats=job["repeats"],
                              key=regboost_study.computation_key(regboost_protocol(),
-                                                                cell_spec(job["cell"])))
+                                                                learner_spec(job["cell"])))
         for job in REGBOOST_JOBS]
     REGBOOST_SEMI_CELLS = [
         REGBOOST_SEMI.format(dataset=SEMI["dataset"], algorithm=a,
-                             key=regboost_study.computation_key(semi_protocol(), cell_spec(a)))
+                             key=regboost_study.computation_key(semi_protocol(),
+                                                                learner_spec(a)))
         for a in SEMI.get("algorithms", [])]
 
     def keyed_spec(wildcards, protocol):
@@ -377,15 +377,18 @@ if config.get("regboost"):
                              protocol=regboost_protocol(), pinned=table_pin(wildcards),
                              output=output.cell, curve_output=output.curve)
 
+    def regboost_tables_as_given():
+        """Whether only reports are asked for and the study's tables all exist: they are then
+        read as they are, not inputs (as `tables_as_given` for the main report)."""
+        return report_only() and all(Path(p).exists() for p in REGBOOST_TABLES.values())
+
     def regboost_report_tables(wildcards):
-        """The study's tables, once they are known to match the config and their record; read
-        as given (not inputs) when only the report is asked for and they all exist."""
+        """The study's tables, once they are known to match the config and their record."""
         verify_table_set("regboost", wildcards)
-        if report_only() and all(Path(p).exists() for p in REGBOOST_TABLES.values()):
-            return {}
-        return REGBOOST_TABLES
+        return {} if regboost_tables_as_given() else REGBOOST_TABLES
 
     def regboost_table_digests(wildcards):
         """The SHA-256 of tables read as given (a params trigger, as report_table_digests)."""
-        return {name: sha256_file(path) for name, path in REGBOOST_TABLES.items()
-                if Path(path).exists()} if not regboost_report_tables(wildcards) else {}
+        if not regboost_tables_as_given():
+            return {}
+        return {name: sha256_file(path) for name, path in REGBOOST_TABLES.items()}

@@ -17,19 +17,18 @@ checks the section and combines the cells into the study's tables.
 
 from __future__ import annotations
 
-import inspect
 import math
 
 import numpy as np
 import pandas as pd
 
 from weightboost.errors import ConfigError
-from weightboost.experiment.protocol import FOLD_ORDERS
 from weightboost.experiment.regboost_cells import SEMI_COLUMNS
 
-MISSING_RULES = ("median", "drop")
 PRIMARY = "primary"
 PROTOCOL_KEYS = ("fold_order", "missing")
+
+
 def study_section(config: dict) -> dict:
     """The ``regboost`` section with its defaults."""
     study = dict(config["regboost"])
@@ -100,7 +99,8 @@ def cell_jobs(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def check_study(config: dict) -> None:
-    """Cross-key checks of the section (the schema checks types and ranges)."""
+    """Cross-key checks of the section (the schema checks types, ranges and the names of
+    ``fold_order`` and ``missing``)."""
     if not config.get("regboost"):
         return
     study = study_section(config)
@@ -113,12 +113,6 @@ def check_study(config: dict) -> None:
             raise ConfigError(f"regboost names the algorithm {algorithm!r}, which is not a key "
                               "of the config section 'algorithms'")
     for name, reading in readings(study).items():
-        if reading["fold_order"] not in FOLD_ORDERS:
-            raise ConfigError(f"regboost.readings.{name}.fold_order must be one of "
-                              f"{list(FOLD_ORDERS)}, got {reading['fold_order']!r}")
-        if reading["missing"] not in MISSING_RULES:
-            raise ConfigError(f"regboost.readings.{name}.missing must be one of "
-                              f"{list(MISSING_RULES)}, got {reading['missing']!r}")
         unknown = set(reading["datasets"]) - set(study["datasets"])
         if unknown:
             raise ConfigError(f"regboost.readings.{name}.datasets names {sorted(unknown)}, "
@@ -139,20 +133,21 @@ def smallest_graph(rows: int, folds: int, inner_folds: int | None) -> int:
 def _check_graph_size(config: dict, study: dict, algorithm: str) -> None:
     """k must be below the number of points of every graph, checked before any job."""
     from weightboost.experiment.learners import learner_class
+    from weightboost.experiment.sensitivity import learner_defaults
 
     spec = config["algorithms"][algorithm]
-    defaults = {k: v.default for k, v in inspect.signature(
-        learner_class(algorithm, spec.get("learner")).__init__).parameters.items()}
-    params = {**defaults, **(spec.get("params") or {})}
+    params = {**learner_defaults(learner_class(algorithm, spec.get("learner"))),
+              **(spec.get("params") or {})}
     if "n_neighbors" not in params:
         return
+    inner = params.get("cv") if "lams" in params else None
     for dataset in study["datasets"]:
         rows = config["datasets"][dataset].get("rows")
-        inner = params.get("cv") if "lams" in params else None
-        if rows and params["n_neighbors"] >= smallest_graph(rows, study["folds"], inner):
+        smallest = smallest_graph(rows, study["folds"], inner) if rows else None
+        if smallest is not None and params["n_neighbors"] >= smallest:
             raise ConfigError(
                 f"algorithms.{algorithm}.params.n_neighbors = {params['n_neighbors']} is not "
-                f"below the {smallest_graph(rows, study['folds'], inner)} points of the "
+                f"below the {smallest} points of the "
                 f"smallest graph on {dataset} ({rows} rows, regboost.folds = {study['folds']}"
                 + (f", inner cv = {inner}" if inner else "") + "): lower n_neighbors or use "
                 "fewer folds")
@@ -204,13 +199,13 @@ def combine(table: pd.DataFrame, cells: dict, curves: dict, study: dict, semi_ro
             curve = curves[key]
             curve = curve[curve.repeat < row.repeats]
             curve_parts.append(_mean_curve(curve, PRIMARY, row.dataset, row.noise,
-                                           row.algorithm, "repeat"))
+                                           row.algorithm))
     semi = pd.concat(list(semi_rows), ignore_index=True) if len(semi_rows) else \
         pd.DataFrame(columns=SEMI_COLUMNS)
     for curve in semi_curves:
         if len(curve):
             curve_parts.append(_mean_curve(curve, SEMI_READING, curve.dataset.iloc[0], 0.0,
-                                           curve.algorithm.iloc[0], "draw"))
+                                           curve.algorithm.iloc[0]))
     order = [("reading", list(readings(study)) + [SEMI_READING]),
              ("dataset", study["datasets"]), ("noise", None),
              ("algorithm", used_algorithms(study))]
@@ -221,7 +216,8 @@ def combine(table: pd.DataFrame, cells: dict, curves: dict, study: dict, semi_ro
     return folds, summarise(folds, order), curves_out[TABLE_CURVE_COLUMNS], semi
 
 
-def _mean_curve(curve, reading, dataset, noise, algorithm, over):
+def _mean_curve(curve, reading, dataset, noise, algorithm):
+    """A cell's curves averaged over its repeats (or draws), labelled for the table."""
     mean = curve.groupby("t", sort=True)[["train_error", "test_error", "admissible_rate"]] \
         .mean().reset_index()
     return mean.assign(reading=reading, dataset=dataset, noise=float(noise),

@@ -86,7 +86,8 @@ def resolve_spec(algorithms: dict, name: str) -> dict:
     return spec
 
 
-def _defaults(cls) -> dict:
+def learner_defaults(cls) -> dict:
+    """The default of every constructor parameter of a learner class."""
     return {k: p.default for k, p in inspect.signature(cls.__init__).parameters.items()
             if k != "self" and p.default is not inspect.Parameter.empty}
 
@@ -120,7 +121,7 @@ def resolve(config: dict, reading: dict, algorithm: str) -> str:
     targets = reading.get("algorithms")
     if targets is not None and algorithm not in targets:
         return entry
-    defaults = _defaults(learner_class(entry, spec.get("learner")))
+    defaults = learner_defaults(learner_class(entry, spec.get("learner")))
     current = {**defaults, **(spec.get("params") or {})}
     overrides = {k: v for k, v in (reading.get("params") or {}).items()
                  if k in defaults and current.get(k) != v}
@@ -182,7 +183,7 @@ def check_study(config: dict) -> None:
                           "main tables, to compare the others with")
     takes = set()
     for entry in known.values():
-        takes |= set(_defaults(learner_class("?", entry.get("learner"))))
+        takes |= set(learner_defaults(learner_class("?", entry.get("learner"))))
     for name, reading in study_readings.items():
         for key in reading.get("params") or {}:
             if key not in takes:

@@ -18,7 +18,7 @@ from weightboost.report import provenance, tables
 from weightboost.report.document import Document
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, load_reference
-from weightboost.report.sensitivity import _pair, corrected_p
+from weightboost.report.sensitivity import corrected_p, corrected_pair
 from weightboost.statistics import across_datasets
 
 KINDS = ("regboost",)
@@ -114,7 +114,7 @@ def readings_table(folds: pd.DataFrame, summary: pd.DataFrame, study: dict) -> p
     for reading, spec in readings(study).items():
         part = folds[folds.reading == reading]
         for d in [d for d in study["datasets"] if d in spec["datasets"]]:
-            result = _pair(part, d, 0.0, reg, ada, metric="test_error")
+            result = corrected_pair(part, d, 0.0, reg, ada, metric="test_error")
             s = summary[(summary.reading == reading) & (summary.dataset == d)
                         & np.isclose(summary.noise, 0.0)].set_index("algorithm")
             if result is None or ada not in s.index or reg not in s.index:
@@ -183,7 +183,8 @@ def noise_duels(folds: pd.DataFrame, study: dict, reading: str) -> pd.DataFrame:
         for algorithm in [a for a in spec["algorithms"] if a != base]:
             means, wins, significant = [], 0, 0
             for d in spec["datasets"]:
-                result = _pair(part, d, float(noise), algorithm, base, metric="test_error")
+                result = corrected_pair(part, d, float(noise), algorithm, base,
+                                        metric="test_error")
                 if result is None:
                     continue
                 means.append(result.mean)

@@ -40,7 +40,7 @@ def _percent(p) -> str:
     return f"{round(100 * float(p))} %"
 
 
-def _pair(folds, dataset, noise, a, b, metric="error"):
+def corrected_pair(folds, dataset, noise, a, b, metric="error"):
     """The corrected t-test of a against b on the runs (repeat, fold) both have."""
     pick = folds[(folds.dataset == dataset) & np.isclose(folds.noise, noise)]
     keys = ["repeat", "fold"]
@@ -55,7 +55,7 @@ def _pair(folds, dataset, noise, a, b, metric="error"):
 
 def corrected_p(folds, dataset, noise, a, b, metric="error") -> float:
     """The per-dataset paired test of the study (pluggable into the claims evaluator)."""
-    result = _pair(folds, dataset, noise, a, b, metric)
+    result = corrected_pair(folds, dataset, noise, a, b, metric)
     return float("nan") if result is None else result.p_value
 
 
@@ -93,7 +93,7 @@ def _duel_rows(claim, k, reading, duel, folds, datasets):
             "versus": b}
     rows, means = [], []
     for d in [d for d in datasets if d in set(duel.get("datasets") or datasets)]:
-        result = _pair(folds, d, noise, a, b)
+        result = corrected_pair(folds, d, noise, a, b)
         if result is None:
             continue
         means.append(result.mean)
@@ -167,7 +167,8 @@ def beta_duels(folds: pd.DataFrame, summary: pd.DataFrame, config: dict) -> pd.D
         for beta, name in names.iloc[1:].items():
             pick = folds[folds.reading.isin([name, base]) & (folds.algorithm == algorithm)]
             pick = pick.assign(algorithm=pick.reading)
-            tests = [r for d in datasets if (r := _pair(pick, d, noise, name, base)) is not None]
+            tests = [r for d in datasets
+                     if (r := corrected_pair(pick, d, noise, name, base)) is not None]
             if not tests:
                 continue
             over = across_datasets([t.mean for t in tests])
