@@ -50,10 +50,32 @@ help:
 	@echo "make check-full  re-run the full default config elsewhere and diff with results/"
 	@echo "Set REPRO_MIRROR=/path/to/data-mirror to read raw inputs from a local mirror."
 
+# A venv holds the editable install of one checkout: with VENV shared by two clones, the last
+# `make install` would silently make the other clone run its code. Every target that uses the
+# venv first checks that its install is this checkout's (or that it has none yet).
+define CHECK_VENV_OWNER
+import json, pathlib, sys, urllib.parse
+from importlib import metadata
+try:
+    text = metadata.distribution("weightboost-repro").read_text("direct_url.json")
+except metadata.PackageNotFoundError:
+    sys.exit(0)
+url = json.loads(text or "{}").get("url", "")
+there = pathlib.Path(urllib.parse.unquote(urllib.parse.urlparse(url).path)).resolve()
+here = pathlib.Path.cwd().resolve()
+if url and there != here:
+    sys.exit(f"make: the venv {sys.prefix} holds the editable install of {there}, not of this "
+             f"checkout ({here}): a venv serves one checkout. Use a venv of its own "
+             f"(VENV=<new directory>), or remove {sys.prefix} first")
+endef
+export CHECK_VENV_OWNER
+VENV_OWNER = test ! -x $(BIN)/python || $(BIN)/python -c "$$CHECK_VENV_OWNER"
+
 # Every package comes from the lock with its hash checked; the project itself is then installed
 # without resolving anything, built with the locked setuptools. (No bytecode is compiled here:
 # the first process to import a module writes it, see PYTHONDONTWRITEBYTECODE above.)
 $(BIN)/.installed: requirements.lock pyproject.toml $(TOOLS_LOCK)
+	@$(VENV_OWNER)
 	$(PYTHON) -m venv $(VENV)
 ifeq ($(INSTALLER),uv)
 	$(UV_INSTALL_LOCK) || { echo "uv could not install requirements.lock: installing it with pip"; \
@@ -65,6 +87,7 @@ endif
 	touch $@
 
 install: $(BIN)/.installed
+	@$(VENV_OWNER)
 
 # Keeps every pin that still satisfies pyproject.toml; UPGRADE=1 moves all of them to the newest
 # releases (then run `make regression`: new versions may move the tables).

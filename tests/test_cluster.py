@@ -98,3 +98,19 @@ def test_cluster_tables_equal_a_local_run(runs):
         pd.testing.assert_frame_equal(
             reference[keep].sort_values(keys, ignore_index=True),
             ran[keep].sort_values(keys, ignore_index=True), check_exact=True, obj=name)
+
+
+def test_a_submission_larger_than_any_node_stops_before_it_is_queued(cluster, tmp_path,
+                                                                    tiny_config):
+    # a grouped submission asks for the profile's cores; on a node with fewer it would stay
+    # pending for ever (PartitionConfig) while Snakemake waits without a word
+    config = copy.deepcopy(tiny_config)
+    config["experiment"] = {**config["experiment"], "datasets": ["pima"],
+                            "noise_levels": [0.0], "algorithms": ["C4.5", "AdaBoost"]}
+    done = run_snakemake(tmp_path, config, "results/uci_folds.csv", "--profile", str(PROFILE),
+                         "--cores", str(cluster.cpus + 1), env=cluster.env, timeout=600)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0
+    assert f"up to {cluster.cpus + 1} CPUs" in output and f"has {cluster.cpus}" in output
+    assert "profiles/slurm/config.yaml" in output
+    assert "SLURM jobid" not in output  # nothing was submitted

@@ -211,3 +211,132 @@ def test_a_named_run_writes_its_own_tables_and_leaves_the_main_ones(finished, sm
     replaced = run_snakemake(finished, config, TARGET)
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     assert set(pd.read_csv(finished / TARGET).noise) == {0.0, 0.1}
+
+
+# -- issue 42: the cases a careless or unlucky user met -------------------------------------------
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory, small_config):
+    """A finished run of small_config that no test changes (``finished`` ends up with the
+    tables of another config)."""
+    workdir = tmp_path_factory.mktemp("pristine")
+    result = run_snakemake(workdir, small_config, TARGET)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return workdir
+
+
+@pytest.fixture
+def copied(pristine, tmp_path):
+    """A copy of the pristine run (tables, cells, data, Snakemake's records) to change."""
+    import shutil
+
+    workdir = tmp_path / "copy"
+    shutil.copytree(pristine, workdir, symlinks=True)
+    return workdir
+
+
+def refusal(workdir, config, *args):
+    result = run_snakemake(workdir, config, *args)
+    assert result.returncode != 0, result.stdout[-2000:]
+    return result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("study, words", [
+    ({"rounds": 20}, ["reuters_study.paper_rounds.WeightBoost is 25",
+                      "reuters_study.rounds (20)"]),
+    ({"paper_rounds": {"AdaBoost": 10, "Weightboost": 25}},
+     ["reuters_study.paper_rounds names 'Weightboost'", "reuters_study.algorithms"]),
+])
+def test_a_paper_t_the_reuters_study_does_not_compute_is_refused(tmp_path, small_config, study,
+                                                                  words):
+    # otherwise Table 3 silently loses its WeightBoost column (or ignores the name)
+    config = copy.deepcopy(small_config)
+    config["reuters_study"] = {**config["reuters_study"], **study}
+    message = refusal(tmp_path, config, "-n", TARGET)
+    assert all(w in message for w in words), message[-2000:]
+
+
+def test_noise_levels_that_print_alike_are_refused(tmp_path, small_config):
+    # both would be the cells and rows of noise 0.2: duplicated folds, a wrong sd
+    config = copy.deepcopy(small_config)
+    config["experiment"]["noise_levels"] = [0.0, 0.2, 0.20000000001]
+    message = refusal(tmp_path, config, "-n", TARGET)
+    assert "experiment.noise_levels has 0.20000000001" in message and "0.2" in message
+
+
+def test_more_folds_than_the_data_allows_names_the_key_before_any_job(finished, small_config):
+    # the fixture's pima has 20 rows: by the spec's row count before any table exists, by the
+    # table's class counts once it does
+    config = copy.deepcopy(small_config)
+    config["experiment"]["folds"] = 60
+    before = snapshot(finished)
+    message = refusal(finished, config, TARGET)
+    assert "experiment.folds is 60, but dataset pima has 20 rows" in message
+    config["experiment"]["folds"] = 15  # <= 20 rows, above both class counts
+    config["run"] = "folds15"  # (the main tables would be refused first: another config)
+    message = refusal(finished, config, "results/runs/folds15/uci_folds.csv")
+    assert "experiment.folds is 15, but no class of dataset pima has 15 members" in message
+    assert snapshot(finished) == before
+
+
+@pytest.mark.parametrize("spelling", ["true", "True", "yes"])
+def test_replace_results_accepts_what_a_user_types(finished, small_config, spelling):
+    # the refusal message prints --config replace_results=true: that spelling must work
+    config = copy.deepcopy(small_config)
+    config["experiment"]["folds"] = 3
+    result = run_snakemake(finished, config, "-n", TARGET, "--config",
+                           f"replace_results={spelling}")
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_an_edited_result_table_is_repaired_as_the_refusal_advises(copied, small_config):
+    table = copied / "results/uci_folds.csv"
+    original = table.read_bytes()
+    table.write_bytes(original.replace(b",0.", b",0.9", 1))
+    # any target that reads or rebuilds the table set stops, naming the repair
+    message = refusal(copied, small_config, "results/uci_summary.csv")
+    assert "results/uci_folds.csv is not the table recorded" in message
+    assert "--forcerun uci_results" in message
+    result = run_snakemake(copied, small_config, TARGET, "--forcerun", "uci_results")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert table.read_bytes() == original
+
+
+def test_a_table_set_without_its_record_is_unknown_not_matching(copied, small_config):
+    # a noise-level overlay without a run name would otherwise replace the main tables
+    (copied / "results/uci.provenance.json").unlink()
+    config = copy.deepcopy(small_config)
+    config["experiment"]["noise_levels"] = [0.0, 0.1]
+    before = snapshot(copied)
+    message = refusal(copied, config, TARGET)
+    assert "their record results/uci.provenance.json does not" in message
+    assert "git checkout -- results/uci.provenance.json" in message
+    assert snapshot(copied) == before
+
+
+def test_a_report_computes_only_the_table_set_that_is_missing(copied, small_config):
+    # a fresh clone (no cells, no Snakemake records) with the UCI tables and without the
+    # Reuters ones: `snakemake report` computes the Reuters set only, reading UCI's as it is
+    import shutil
+
+    shutil.rmtree(copied / "results/cells")
+    shutil.rmtree(copied / ".snakemake")
+    result = run_snakemake(copied, small_config, "-n", "report")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "reuters_results" in result.stdout
+    assert "uci_cell" not in result.stdout and "uci_results" not in result.stdout
+
+
+def test_an_edited_processed_table_stops_whatever_the_target(finished, small_config):
+    # the run is complete: Snakemake looks for no producer of the cells, and an error raised
+    # there was taken as "no producer" ("Nothing to be done")
+    table = finished / "data/processed/uci/pima.csv"
+    original = table.read_bytes()
+    table.write_bytes(original.replace(b"1", b"2", 1))
+    before = snapshot(finished)
+    try:
+        for target in ("results/uci_summary.csv", "experiments"):
+            message = refusal(finished, small_config, "-n", target)
+            assert "data/processed/uci/pima.csv" in message and "changed after parsing" in message
+        assert snapshot(finished) == before
+    finally:
+        table.write_bytes(original)

@@ -85,3 +85,25 @@ def test_make_runs_its_commands_with_bytecode_writing_on(tmp_path):
                          capture_output=True, text=True, check=True).stdout
     assert out.split() == ["None", "False"]
     assert "--compile-bytecode" not in (ROOT / "Makefile").read_text()
+
+
+def test_make_refuses_a_venv_that_holds_another_checkout(tmp_path):
+    # VENV shared by two clones: the last install's editable package would silently serve both
+    import json
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    dist = site / "weightboost_repro-0.1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: weightboost-repro\n"
+                                   "Version: 0.1.0\n")
+    other = tmp_path / "other-clone"
+    (dist / "direct_url.json").write_text(json.dumps({"dir_info": {"editable": True},
+                                                      "url": other.as_uri()}))
+    for target in ("install", "test"):
+        result = subprocess.run(["make", "-C", str(ROOT), target, f"VENV={venv}"],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode != 0
+        assert f"holds the editable install of {other}, not of this checkout" in result.stderr
+    assert not (venv / "bin" / ".installed").exists()  # nothing was installed over it

@@ -120,6 +120,13 @@ def process_state(pid: int) -> str:
     return "\n".join(parts)
 
 
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def children(pid: int) -> list[int]:
     out = []
     for entry in Path("/proc").glob("[0-9]*"):
@@ -216,6 +223,39 @@ def test_the_server_leaves_with_its_snakemake_run(tmp_path):
             (tmp_path / warm.SERVER_LOG).read_text()
         time.sleep(0.2)
     assert gone, (tmp_path / warm.SERVER_LOG).read_text()
+
+
+def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path):
+    # Snakemake killed alone (an out-of-memory killer): the server that leaves with it ends the
+    # worker of a running job, which tells the job's process so instead of going silent (the job
+    # would then run the cell itself, after the run it belonged to is over)
+    code = ("import sys; from weightboost import warm; "
+            f"print(warm.start({str(tmp_path)!r}), flush=True); sys.stdin.read()")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, warm.ENV: ""})
+    name = parent.stdout.readline().strip()
+    assert answering(name), (tmp_path / warm.SERVER_LOG).read_text()
+    request = cell_kwargs(tiny_run, tmp_path / "never.csv",
+                          experiment={"seed": 7, "folds": 10, "rounds": 100})
+    request.update(repeats="200")  # about half a minute of work for the worker
+    del request["repeat"]
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.connect("\0" + name)
+    conn.sendall(json.dumps({"job": "sensitivity_cell", "log": None,
+                             "kwargs": request}).encode() + b"\n")
+    conn.settimeout(warm.START_TIMEOUT)
+    replies = conn.makefile("rb")
+    worker = json.loads(replies.readline())["started"]
+    parent.kill()
+    parent.wait()
+    answer = json.loads(replies.readline())  # within the poll interval and the grace
+    assert answer["status"] == warm.ABANDONED and "Snakemake is gone" in answer["stderr"]
+    deadline = time.time() + 10
+    while time.time() < deadline and running(worker):
+        time.sleep(0.05)
+    assert not running(worker)
+    assert not (tmp_path / "never.csv").exists()
+    conn.close()
 
 
 def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path, monkeypatch):

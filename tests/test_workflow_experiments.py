@@ -47,7 +47,13 @@ def test_tiny_config_produces_every_table(tiny_run):
                                "f1"}
     curves = pd.read_csv(workdir / "results/reuters_curves.csv")
     assert curves[curves.algorithm == "WeightBoost"]["T"].tolist() == [1, 2, 3]
-    assert (workdir / "benchmarks/uci_cell/pima/noise0.2/AdaBoost/rep0.tsv").is_file()
+    # keyed like its cell (README, "Cell keys")
+    (cell,) = (workdir / "results/cells/uci/pima/noise0.2/AdaBoost").glob("*/rep0.csv")
+    key = cell.parent.name
+    assert (workdir / f"benchmarks/uci_cell/pima/noise0.2/AdaBoost/{key}/rep0.tsv").is_file()
+    record = __import__("json").loads((workdir / "results/uci.provenance.json").read_text())
+    cells = len(list((workdir / "results/cells/uci").rglob("*.csv")))
+    assert [s["jobs"] for s in record["stages"] if s["stage"] == "uci_cell"] == [cells]
 
 
 def scheduled(dry_run_output: str) -> dict[str, int]:

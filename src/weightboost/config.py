@@ -45,7 +45,93 @@ def check_config(config: dict) -> dict:
                 f"not a key of the config "
                 f"section 'algorithms' (known: {', '.join(sorted(known))}); fix the name or add "
                 "an entry {learner: ..., params: ...}")
+    check_noise_levels(config)
+    check_paper_rounds(config)
+    check_folds(config)
     return config
+
+
+def noise_name(level) -> str:
+    """How a noise level appears in cell paths and tables (``noise0.1``)."""
+    return format(float(level), "g")
+
+
+def _noise_lists(config: dict):
+    """(key, levels) of every noise-level list of the config."""
+    yield "experiment.noise_levels", config.get("experiment", {}).get("noise_levels", [])
+    for section in ("sensitivity", "regboost"):
+        study = config.get(section) or {}
+        if "noise_levels" in study:
+            yield f"{section}.noise_levels", study["noise_levels"]
+        for reading, options in (study.get("readings") or {}).items():
+            if isinstance(options, dict) and "noise_levels" in options:
+                yield f"{section}.readings.{reading}.noise_levels", options["noise_levels"]
+
+
+def check_noise_levels(config: dict) -> None:
+    """Noise levels must be distinct as the cell paths and tables write them (``g`` format): two
+    levels that print alike would share cells and double the rows of a summary."""
+    written = {}  # name -> (key, level) where first seen
+    for key, levels in _noise_lists(config):
+        in_list = set()
+        for level in levels:
+            name = noise_name(level)
+            first_key, first = written.setdefault(name, (key, level))
+            if name in in_list or float(first) != float(level):
+                raise ConfigError(f"{key} has {level!r}, which is written {name} in cell paths "
+                                  f"and tables like {first!r} of {first_key}: list each level "
+                                  "once, with the same value everywhere")
+            in_list.add(name)
+
+
+def check_paper_rounds(config: dict) -> None:
+    """Every ``reuters_study.paper_rounds`` entry names a study algorithm and a T the study
+    computes (T <= reuters_study.rounds): otherwise the 'paper' rows of Table 3 would be
+    silently missing."""
+    study = config.get("reuters_study") or {}
+    rounds, algorithms = study.get("rounds", 100), study.get("algorithms", [])
+    for name, T in (study.get("paper_rounds") or {}).items():
+        if name not in algorithms:
+            raise ConfigError(f"reuters_study.paper_rounds names {name!r}, which is not one of "
+                              f"reuters_study.algorithms ({', '.join(algorithms)}): fix the name "
+                              "or add the algorithm")
+        if T > rounds:
+            raise ConfigError(f"reuters_study.paper_rounds.{name} is {T}, above "
+                              f"reuters_study.rounds ({rounds}): the study computes T = 1..{rounds} "
+                              f"only; raise reuters_study.rounds or lower the paper's T")
+
+
+def _fold_studies(config: dict):
+    """(folds key, k, datasets) of every cross-validation the config runs."""
+    experiment = config.get("experiment", {})
+    datasets = set(experiment.get("datasets", []))
+    datasets |= set((config.get("sensitivity") or {}).get("datasets", []))
+    yield "experiment.folds", experiment.get("folds", 10), sorted(datasets)
+    regboost = config.get("regboost") or {}
+    if regboost:
+        yield "regboost.folds", regboost.get("folds", 10), list(regboost.get("datasets", []))
+
+
+def check_folds(config: dict) -> None:
+    """A k-fold CV needs at least k rows (the spec's ``rows``)."""
+    specs = config.get("datasets", {})
+    for key, k, datasets in _fold_studies(config):
+        for name in datasets:
+            check_fold_count(key, k, name, rows=(specs.get(name) or {}).get("rows"))
+
+
+def check_fold_count(key: str, k: int, name: str, rows: int | None = None,
+                     counts: dict | None = None) -> None:
+    """Stop unless dataset ``name`` can be split into ``k`` folds (config key ``key``): at least
+    ``k`` rows, and (stratified folds) a class with at least ``k`` members (``counts``, the
+    label counts of its parsed table's sidecar)."""
+    if rows is not None and k > rows:
+        raise ConfigError(f"{key} is {k}, but dataset {name} has {rows} rows: a {k}-fold "
+                          f"cross-validation needs at least {k}; lower {key} or leave {name} out")
+    if counts and k > max(counts.values()):
+        raise ConfigError(f"{key} is {k}, but no class of dataset {name} has {k} members "
+                          f"({', '.join(f'{c}: {n}' for c, n in counts.items())}): stratified "
+                          f"folds cannot be built; lower {key}")
 
 
 def check_learners(config: dict) -> dict:
@@ -60,6 +146,23 @@ def check_learners(config: dict) -> dict:
         check_learner(name, spec, rounds)
     check_study(config)
     regboost.check_study(config)
+    return config
+
+
+SPELLINGS = {"true": True, "yes": True, "on": True, "1": True,
+             "false": False, "no": False, "off": False, "0": False}
+
+
+def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:
+    """Turn the spellings a user types on the command line (``--config replace_results=true``:
+    Snakemake turns only ``True`` and ``False`` into booleans) into booleans, for the top-level
+    keys that the schema types as boolean; other values are left to the schema's error."""
+    properties = yaml.safe_load(Path(schema_path).read_text()).get("properties", {})
+    for key, rule in properties.items():
+        value = config.get(key)
+        if rule.get("type") == "boolean" and isinstance(value, str) \
+                and value.strip().lower() in SPELLINGS:
+            config[key] = SPELLINGS[value.strip().lower()]
     return config
 
 

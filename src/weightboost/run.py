@@ -5,13 +5,22 @@ and the next run refuses to start until ``snakemake --unlock``. This launcher re
 only when it is stale, that is when no live Snakemake process works in the same directory,
 then runs Snakemake with the given arguments; the default profile's ``rerun-incomplete`` redoes
 the jobs that were interrupted. ``make reproduce`` uses it.
+
+A Snakemake killed alone (an out-of-memory killer picks one process) leaves its running jobs
+behind: their processes (``python -m weightboost.warm job ...``, and the warm workers doing
+their work) live on and write their cells when they finish. Such a cell lands at the path of
+the killed run's config and code (the key in every cell path, ``computation_key``), so it is
+never read by a run of another config or code; but it still takes cores from the resumed run.
+When no Snakemake works in the directory, the launcher therefore stops them first.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 
@@ -22,22 +31,73 @@ def _workdir(args: list[str]) -> Path:
     return Path.cwd().resolve()
 
 
-def _live_snakemake_in(directory: Path) -> bool:
-    me = os.getpid()
+def _processes():
+    """(pid, command-line words, working directory) of every process of this user but this one
+    and its parent."""
+    me, uid = os.getpid(), os.getuid()
     for entry in Path("/proc").glob("[0-9]*"):
         if int(entry.name) in (me, os.getppid()):
             continue
         try:
+            if entry.stat().st_uid != uid:
+                continue
             argv = (entry / "cmdline").read_bytes().split(b"\0")
             cwd = Path(os.readlink(entry / "cwd")).resolve()
         except OSError:
             continue
-        words = [a.decode(errors="replace") for a in argv if a]
-        if not any("snakemake" in w for w in words) or any("weightboost.run" in w for w in words):
+        yield int(entry.name), [a.decode(errors="replace") for a in argv if a], cwd
+
+
+def _is_snakemake(words: list[str]) -> bool:
+    """Whether a command line runs Snakemake itself (``snakemake ...``, ``python -m snakemake
+    ...``); not a job it started, whose words may name ``.snakemake/scripts/...``."""
+    if any(w == "-m" and nxt == "snakemake" for w, nxt in zip(words, words[1:])):
+        return True
+    return any(Path(w).name == "snakemake" for w in words[:2])
+
+
+def _live_snakemake_in(directory: Path) -> bool:
+    for _, words, cwd in _processes():
+        if not _is_snakemake(words):
             continue
         if _workdir(words) == directory or (cwd == directory and "--directory" not in words):
             return True
     return False
+
+
+def orphaned_jobs(directory: Path) -> list[int]:
+    """The processes of jobs (and their warm workers) left in ``directory`` by a Snakemake that
+    is gone: every process working there whose command line names ``weightboost.warm`` (a
+    compute job's, its shell's, a warm server's or worker's) or a script of Snakemake's
+    (``.snakemake/scripts/``: the data and table jobs)."""
+    scripts = str(directory / ".snakemake" / "scripts") + "/"
+    return sorted(pid for pid, words, cwd in _processes()
+                  if cwd == directory and not _is_snakemake(words)
+                  and any("weightboost.warm" in w or w.startswith(scripts)
+                          or w.startswith(".snakemake/scripts/") for w in words))
+
+
+def stop_orphaned_jobs(directory: Path, wait: float = 10.0) -> int:
+    """SIGKILL the ``orphaned_jobs`` of ``directory`` and wait (up to ``wait`` seconds) until
+    they are gone; how many there were. Call only when no Snakemake works there."""
+    pids = orphaned_jobs(directory)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists()
+                                              and _state(p) != "Z" for p in pids):
+        time.sleep(0.05)
+    return len(pids)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "Z"
 
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
@@ -80,11 +140,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     directory = _workdir(args)
     locks = directory / ".snakemake" / "locks"
-    if locks.is_dir() and any(locks.iterdir()) and not _live_snakemake_in(directory):
-        print(f"weightboost.run: removing the stale Snakemake lock in {directory} (no Snakemake "
-              "process is running there)", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "snakemake", *args, "--unlock"], check=True,
-                       stdout=subprocess.DEVNULL)
+    if not _live_snakemake_in(directory):
+        stopped = stop_orphaned_jobs(directory)
+        if stopped:
+            print(f"weightboost.run: stopped {stopped} job processes that a killed Snakemake "
+                  f"left running in {directory}", file=sys.stderr)
+        if locks.is_dir() and any(locks.iterdir()):
+            print(f"weightboost.run: removing the stale Snakemake lock in {directory} (no "
+                  "Snakemake process is running there)", file=sys.stderr)
+            subprocess.run([sys.executable, "-m", "snakemake", *args, "--unlock"], check=True,
+                           stdout=subprocess.DEVNULL)
     return subprocess.run([sys.executable, "-m", "snakemake", *args]).returncode
 
 

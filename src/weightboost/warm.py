@@ -64,6 +64,7 @@ JOBS = {                            # job name -> the function that does the job
     "regboost_semi_cell": "weightboost.experiment.jobs:regboost_semi_cell",
 }
 SERVER_LOG = "logs/warm_server.log"
+ABANDONED = 75                      # a worker's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
 # how long a job waits for a child to start its job: a fresh clone's warm-up (compiling the
 # kernels, 41-48 s on two idle cores) under the load of the run's other processes, with room
@@ -183,6 +184,10 @@ class _Handler(socketserver.StreamRequestHandler):
             self._answer(2, f"unknown job {job!r}\n")
             return
         _exit_when_client_leaves(self.connection)
+        # the server ends its workers when its Snakemake is gone (_Server.service_actions):
+        # the job's process then hears that its run is over rather than an empty reply, which
+        # would make it run the job itself
+        signal.signal(signal.SIGTERM, lambda *_: self._abandon())
         from weightboost.workflow_support import job_status
 
         _log().info("%s for job process %d: started in worker %d", job, pid, os.getpid())
@@ -193,6 +198,12 @@ class _Handler(socketserver.StreamRequestHandler):
                                 lambda: _target(job)(**request["kwargs"]), err)
         _log().info("%s for job process %d: exit status %d", job, pid, status)
         self._answer(status, err.getvalue())
+
+    def _abandon(self):
+        with contextlib.suppress(OSError):
+            self._answer(ABANDONED, "the run's Snakemake is gone: the warm server ended this "
+                         "job unfinished\n")
+        os._exit(ABANDONED)
 
     def _answer(self, status, stderr):
         self._send({"status": status, "stderr": stderr})
@@ -227,8 +238,30 @@ class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
 
     def service_actions(self):
         super().service_actions()
-        if os.getppid() != self.parent:  # the Snakemake run is gone
+        if os.getppid() != self.parent:  # the Snakemake run is gone: its jobs go with it
+            self.end_workers()
             os._exit(0)
+
+    def end_workers(self, grace: float = 5.0):
+        """SIGTERM every worker (each answers its job's process, ``_Handler._abandon``), then
+        SIGKILL those still there after ``grace`` seconds (one inside a long compiled call)."""
+        import time
+
+        workers = set(self.active_children or ())
+        for pid in workers:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while workers and time.monotonic() < deadline:
+            for pid in list(workers):
+                with contextlib.suppress(ChildProcessError):
+                    if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                        continue
+                workers.discard(pid)
+            time.sleep(0.05)
+        for pid in workers:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 # -- compiling the kernels -----------------------------------------------------------------------

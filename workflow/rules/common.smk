@@ -1,5 +1,4 @@
 # Helpers shared by the rules: config checks and the per-dataset parameters.
-import functools
 import json
 import os
 import shlex
@@ -10,15 +9,18 @@ import pandas as pd
 
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
-from weightboost.config import check_config, check_learners, dataset_spec
+from weightboost.config import (check_config, check_fold_count, check_learners, dataset_spec,
+                                noise_name)
 from weightboost.data.uci import verify_table
 # A job's params hold ``package_digest`` of the package code it runs: Snakemake reruns a job
 # whose params changed (rerun trigger ``params``), so a change of that code reruns exactly the
 # jobs that depend on it. (Not the modules as inputs: Snakemake's scheduler looks at every
 # input of every ready job each time it schedules, ~30 files more per cell.)
-from weightboost.experiment.provenance import (REPORT_CODE, TABLE_SET_CODE, check_table_digests,
-                                               check_tables, package_digest, reports_dir,
-                                               results_dir, reuters_content)
+from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE,
+                                               TABLE_SETS, check_table_digests,
+                                               check_tables, computation_key, dataset_content,
+                                               package_digest, reports_dir, results_dir,
+                                               reuters_content)
 from weightboost import warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
@@ -40,6 +42,18 @@ UCI_DATASETS = sorted(config["datasets"])
 # the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
 # imports. WEIGHTBOOST_WARM=off runs every job in its own process.
 onstart:
+    # under the SLURM executor: no submission may ask for more CPUs than a node has
+    if workflow.executor_plugin is not None and workflow.executor_plugin.cli_prefix == "slurm":
+        from weightboost.cluster import check_partition_cpus
+
+        remote = [j for j in workflow.dag.needrun_jobs() if not j.is_local]
+        try:
+            if remote:  # a grouped submission asks for up to `cores`, a single job its threads
+                check_partition_cpus(max(workflow.cores if j.group else j.threads
+                                         for j in remote),
+                                     {j.resources.get("slurm_partition") for j in remote})
+        except ReproError as exc:
+            raise WorkflowError(str(exc))
     if workflow.local_exec and warm.JOBS.keys() & {j.rule.name for j in workflow.dag.needrun_jobs()}:
         warm.start()
 
@@ -82,19 +96,39 @@ RESULTS = results_dir(config)   # results/ for the committed run `main`, else re
 REPORTS = reports_dir(config)
 
 
+def forced(kind):
+    """Whether this command forces the rebuild of the table set ``kind`` (`--forceall`, or
+    `--forcerun` naming its rule or one of its tables)."""
+    settings = workflow.dag_settings
+    asked = {str(f) for f in settings.forcerun or ()}
+    return bool(settings.forceall) or RESULTS_RULES[kind] in asked or any(
+        f"{RESULTS}/{name}" in asked for name in TABLE_SETS[kind])
+
+
+def verify_table_set(kind, wildcards=None):
+    """Stop unless the result tables of ``kind`` under RESULTS come from the current config and
+    are the files their provenance record describes (not checked against the record when this
+    command rebuilds them: that is how an edited table is repaired)."""
+    try:
+        check_tables(RESULTS, config, kind)
+        if not forced(kind) and not config.get("replace_results"):
+            check_table_digests(RESULTS, kind)
+    except ReproError as exc:
+        raise WorkflowError(str(exc))
+
+
 def checked(kind, files):
     """Input function: ``files``, once the tables of ``kind`` under RESULTS are known to come
-    from the current config (weightboost.experiment.provenance); evaluated only when a job
-    that rebuilds or reads them is in the DAG."""
+    from the current config and code and to be unedited (``verify_table_set``); evaluated
+    only when a job that rebuilds or reads them is in the DAG."""
 
     def inputs(wildcards):
-        try:
-            check_tables(RESULTS, config, kind)
-        except ReproError as exc:
-            raise WorkflowError(str(exc))
+        verify_table_set(kind, wildcards)
         return files
 
     return inputs
+
+
 REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
 LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
@@ -119,49 +153,69 @@ def table_pin(wildcards):
     return uci_spec(wildcards).get("table_sha256")
 
 
-@functools.lru_cache(maxsize=None)
-def _unedited(path, mtime_ns, size):
-    verify_table(path, json.loads(Path(path).with_suffix(".json").read_text()))
+PROCESSED_UCI = "data/processed/uci/{dataset}"
+REUTERS_MATRICES = "data/processed/reuters/matrices.npz"
+REUTERS_STATS = "data/processed/reuters/stats.json"
+
+
+def verify_processed_data():
+    """Stop before any job, whatever the target, when a canonical table no longer has the
+    SHA-256 its sidecar recorded, or the Reuters matrices the one in stats.json (edited after
+    the data stage wrote them). Checked as the workflow is read, not in the cells' input
+    functions: Snakemake takes an error there, while it looks for the producer of a cell that
+    exists, as "no producer" and goes on. (The config's pins are checked by parse_uci, which
+    reruns when a dataset's spec changes, and by every cell job.)"""
+    for name in config.get("datasets", {}):
+        table = Path(PROCESSED_UCI.format(dataset=name) + ".csv")
+        if table.exists() and table.with_suffix(".json").exists():
+            verify_table(table, json.loads(table.with_suffix(".json").read_text()))
+    matrices, stats = Path(REUTERS_MATRICES), Path(REUTERS_STATS)
+    if matrices.exists() and stats.exists():
+        recorded = json.loads(stats.read_text()).get("matrices_sha256")
+        # stats from a stage older than the checksum are left to the rerun that the stage's
+        # code change schedules; the cell job verifies what it reads
+        if recorded and sha256_file(matrices) != recorded:
+            from weightboost.reuters.stage import verify_matrices  # its message; slow import
+
+            verify_matrices(matrices, stats)
+
+
+try:
+    verify_processed_data()
+except ReproError as exc:
+    raise WorkflowError(str(exc))
 
 
 def experiment_table(wildcards):
-    """A cell's inputs: the dataset's canonical table and sidecar. An existing table must still
-    have the SHA-256 its sidecar recorded: checked here, while the DAG is built, so an edited
-    table stops the run before any job starts and before Snakemake removes any cell. (The
-    config's pin is checked by parse_uci, which reruns when the dataset's spec changes, and by
-    every cell job.)"""
-    table = f"data/processed/uci/{wildcards.dataset}.csv"
-    path = Path(table)
-    if path.exists() and path.with_suffix(".json").exists():
-        stat = path.stat()
+    """A cell's inputs: the dataset's canonical table and sidecar (verified as the workflow
+    is read, verify_processed_data)."""
+    path = PROCESSED_UCI.format(dataset=wildcards.dataset)
+    return {"table": f"{path}.csv", "sidecar": f"{path}.json"}
+
+
+def study_table(folds_key, folds):
+    """Input function of a study's cells: ``experiment_table``, once the dataset's parsed
+    table (its sidecar's label counts) is known to allow ``folds`` stratified folds (config key
+    ``folds_key``); checked while the DAG is built, before any cell job."""
+
+    def inputs(wildcards):
+        files = experiment_table(wildcards)
         try:
-            _unedited(table, stat.st_mtime_ns, stat.st_size)
+            counts = json.loads(Path(files["sidecar"]).read_text())["label"]["counts"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return files  # not parsed yet: the cell job's folds say what is wrong
+        try:
+            check_fold_count(folds_key, folds, wildcards.dataset, counts=counts)
         except ReproError as exc:
             raise WorkflowError(str(exc))
-    return {"table": table, "sidecar": f"data/processed/uci/{wildcards.dataset}.json"}
+        return files
 
-
-@functools.lru_cache(maxsize=None)
-def _verified_matrices(path, mtime_ns, size, stats):
-    from weightboost.reuters.stage import verify_matrices  # not at parse time: nltk is slow
-
-    verify_matrices(path, stats)
+    return inputs
 
 
 def reuters_matrices(wildcards):
-    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256; existing
-    matrices are verified while the DAG is built, as ``experiment_table`` does for tables."""
-    matrices, stats = "data/processed/reuters/matrices.npz", "data/processed/reuters/stats.json"
-    # stats from a stage older than the checksum are left to the rerun that the stage's code
-    # change schedules; the cell job verifies what it reads
-    if Path(matrices).exists() and Path(stats).exists() \
-            and "matrices_sha256" in json.loads(Path(stats).read_text()):
-        stat = Path(matrices).stat()
-        try:
-            _verified_matrices(matrices, stat.st_mtime_ns, stat.st_size, stats)
-        except ReproError as exc:
-            raise WorkflowError(str(exc))
-    return {"matrices": matrices, "stats": stats}
+    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256."""
+    return {"matrices": REUTERS_MATRICES, "stats": REUTERS_STATS}
 
 
 def fetch_config():
@@ -189,12 +243,45 @@ def reuters_corpus(wildcards):
     return expand("data/raw/reuters/{name}", name=REUTERS_SGML)
 
 
+# -- cell keys --------------------------------------------------------------------------------
+# Every cell's path holds `key` (weightboost.experiment.provenance.computation_key): a digest of
+# its table set's code and of the config values its numbers depend on besides the path's other
+# wildcards. Snakemake records no callable param (the jobs' `arguments`), and a job of a killed
+# run may finish after the next run started: a cell of other code or another config then lands
+# at another path, never at the one this config reads. Its benchmark and log are keyed alike,
+# so that a table set's record sums the benchmarks of its own cells only.
+KEY = "[0-9a-f]{12}"
+
+
+def cell_key(kind, *parts):
+    """The key of a cell of the table set ``kind`` whose numbers depend on ``parts``."""
+    return computation_key(package_digest(*TABLE_SET_CODE[kind]), *parts)
+
+
+def check_key(wildcards, kind, *parts):
+    """Stop unless the key in a requested cell path is this config's and code's."""
+    if wildcards.key != cell_key(kind, *parts):
+        raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under this "
+                            "config and code: ask for a target (a table, a study), not a cell "
+                            "path")
+
+
+def benchmark_files(rule, paths, root):
+    """The benchmark files of the ``rule`` jobs that write the cells at ``paths``: each rule's
+    benchmark path is `benchmarks/<rule>/` and the cell's path below ``root``."""
+    return [f"benchmarks/{rule}/{p.removeprefix(root).removesuffix('.csv')}.tsv" for p in paths]
+
+
+def data_content(dataset):
+    return dataset_content(config["datasets"][dataset])
+
+
 # -- the experiment grid ----------------------------------------------------------------------
 EXPERIMENT = config["experiment"]
 ALGORITHMS = EXPERIMENT["algorithms"]
-NOISE = [format(float(p), "g") for p in EXPERIMENT["noise_levels"]]
+NOISE = [noise_name(p) for p in EXPERIMENT["noise_levels"]]
 REPEATS = list(range(EXPERIMENT["repeats"]))
-CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/rep{repeat}.csv"
+CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.csv"
 
 
 def cell_protocol():
@@ -202,11 +289,25 @@ def cell_protocol():
     return {k: EXPERIMENT[k] for k in ("seed", "folds", "rounds")}
 
 
+def grid_key(dataset, algorithm):
+    """The key of a UCI grid or sensitivity cell (the sensitivity study's cells are computed by
+    the same code from the same protocol)."""
+    return cell_key("uci", cell_protocol(), learner_spec(algorithm), data_content(dataset))
+
+
+def grid_cells(pattern, datasets, noise_levels, algorithms, **wildcards):
+    """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key."""
+    return [pattern.format(dataset=d, noise=n, algorithm=a, key=grid_key(d, a), **wildcards)
+            for d in datasets for n in noise_levels for a in algorithms]
+
+
 def grid_cell_arguments(wildcards, input, output):
     """The job arguments of a UCI grid or sensitivity cell (its wildcards are arguments too)."""
-    return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
-                         experiment=cell_protocol(), pinned=table_pin(wildcards),
-                         output=output[0], **dict(wildcards.items()))
+    spec = algorithm_spec(wildcards)
+    check_key(wildcards, "uci", cell_protocol(), spec, data_content(wildcards.dataset))
+    where = {k: v for k, v in wildcards.items() if k != "key"}
+    return job_arguments(table=input.table, spec=spec, experiment=cell_protocol(),
+                         pinned=table_pin(wildcards), output=output[0], **where)
 
 
 def learner_spec(name):
@@ -225,8 +326,8 @@ def algorithm_spec(wildcards):
 
 # -- the Reuters study ------------------------------------------------------------------------
 STUDY = config["reuters_study"]
-REUTERS_CELL = "results/cells/reuters/{category}/{algorithm}.csv"
-REUTERS_CURVE = "results/cells/reuters/{category}/{algorithm}.curve.csv"
+REUTERS_CELL = "results/cells/reuters/{category}/{algorithm}/{key}.csv"
+REUTERS_CURVE = "results/cells/reuters/{category}/{algorithm}/{key}.curve.csv"
 
 
 def reuters_protocol():
@@ -235,18 +336,35 @@ def reuters_protocol():
             "paper_rounds": STUDY["paper_rounds"], "seed": EXPERIMENT["seed"]}
 
 
+def reuters_key(algorithm):
+    return cell_key("reuters", reuters_protocol(), learner_spec(algorithm),
+                    reuters_content(config["reuters"]))
+
+
+def reuters_cells(pattern):
+    return [pattern.format(category=c, algorithm=a, key=reuters_key(a))
+            for c in STUDY["categories"] for a in STUDY["algorithms"]]
+
+
 def reuters_cell_arguments(wildcards, input, output):
     """The job arguments of a Reuters cell."""
+    spec = algorithm_spec(wildcards)
+    check_key(wildcards, "reuters", reuters_protocol(), spec, reuters_content(config["reuters"]))
     return job_arguments(matrices=input.matrices, stats=input.stats, category=wildcards.category,
-                         algorithm=wildcards.algorithm, spec=algorithm_spec(wildcards),
-                         study=reuters_protocol(), f1_output=output.f1,
-                         curve_output=output.curve)
+                         algorithm=wildcards.algorithm, spec=spec, study=reuters_protocol(),
+                         f1_output=output.f1, curve_output=output.curve)
 
 
-REPORT_TABLES = {name: f"{RESULTS}/{name}.csv" for name in
-                 ("uci_folds", "uci_summary", "reuters_f1", "reuters_curves")} | {
-                 f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"
-                 for kind in ("uci", "reuters")}
+REPORT_SETS = ("uci", "reuters")  # the table sets the main report reads
+
+
+def set_files(kind):
+    """name -> path of the tables of ``kind`` and its provenance record."""
+    files = {Path(name).stem: f"{RESULTS}/{name}" for name in TABLE_SETS[kind]}
+    return files | {f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"}
+
+
+REPORT_TABLES = {name: path for kind in REPORT_SETS for name, path in set_files(kind).items()}
 
 
 REPORT_RULES = ("report", "regboost_report")
@@ -262,26 +380,40 @@ def report_only():
                                  for t in targets)
 
 
-def tables_as_given():
-    return report_only() and all(Path(p).exists() for p in REPORT_TABLES.values())
+def as_given(kind):
+    """Whether a report reads the table set ``kind`` as it is (reports alone are asked for, and
+    all its files exist) rather than as an input that Snakemake brings up to date: a set with
+    a missing file is computed, the others are read as they are."""
+    return report_only() and not forced(kind) and all(
+        Path(p).exists() for p in set_files(kind).values())
 
 
-def report_tables(wildcards):
-    """The result tables the report reads, once both sets are known to match the config and
-    their records; not declared as inputs when they are read as given (report_only)."""
-    for kind in ("uci", "reuters"):
-        verify_table_set(kind, wildcards)
-    return {} if tables_as_given() else REPORT_TABLES
+def report_inputs(kinds):
+    """Input function of a report: the files of the sets of ``kinds`` that are not read as
+    given, once every set is known to match the config and its record."""
+
+    def inputs(wildcards):
+        for kind in kinds:
+            verify_table_set(kind, wildcards)
+        return {name: path for kind in kinds if not as_given(kind)
+                for name, path in set_files(kind).items()}
+
+    return inputs
 
 
-def verify_table_set(kind, wildcards):
-    """Stop unless the result tables of ``kind`` come from the current config and are the files
-    their provenance record describes."""
-    checked(kind, [])(wildcards)
-    try:
-        check_table_digests(RESULTS, kind)
-    except ReproError as exc:
-        raise WorkflowError(str(exc))
+def given_digests(kinds):
+    """Params function: the SHA-256 of the files of the sets read as given (a params trigger:
+    a changed table still reruns the report although it is not an input)."""
+
+    def digests(wildcards):
+        return {name: sha256_file(path) for kind in kinds if as_given(kind)
+                for name, path in set_files(kind).items()}
+
+    return digests
+
+
+report_tables = report_inputs(REPORT_SETS)
+report_table_digests = given_digests(REPORT_SETS)
 
 
 def reuters_f1_table(wildcards):
@@ -302,24 +434,12 @@ def reuters_f1_digest(wildcards):
     return sha256_file(path) if Path(path).exists() else None
 
 
-def report_table_digests(wildcards):
-    """The SHA-256 of tables read as given: as a parameter, a changed table still reruns the
-    report (Snakemake's params trigger) although it is not an input."""
-    if not tables_as_given():
-        return {}
-    return {name: sha256_file(path) for name, path in REPORT_TABLES.items()}
-
-
 # -- the RegBoost study (workflow/rules/regboost.smk) -------------------------------------------
-# A cell's path holds `key`, the digest of everything its numbers depend on besides its other
-# wildcards and the code (whose digest is the rules' code_sha256 param): the protocol and the
-# learner's config entry. Snakemake records no callable param, so a cell computed under another
-# config (a named run's, an edited entry's) must never sit at the path this config reads.
 REGBOOST_CELL = ("results/cells/regboost/{dataset}/noise{noise}/{fold_order}-{missing}/"
                  "{algorithm}/{key}/reps{repeats}")
 REGBOOST_SEMI = "results/cells/regboost/semi/{dataset}/{algorithm}/{key}"
-REGBOOST_TABLES = {name: f"{RESULTS}/regboost/{name}.csv"
-                   for name in ("folds", "summary", "curves", "semi_supervised")}
+REGBOOST_TABLES = {name: path for name, path in set_files("regboost").items()
+                   if name != "regboost_provenance"}
 REGBOOST_REFERENCE = str(Path(workflow.basedir) / "config" / "reference" /
                          "wang_kegl2004_table1.yaml")
 
@@ -338,26 +458,25 @@ if config.get("regboost"):
     def semi_protocol():
         return {**regboost_protocol(), "labelled": SEMI["labelled"], "draws": SEMI["draws"]}
 
+    def regboost_key(dataset, cell, protocol):
+        return cell_key("regboost", protocol, learner_spec(cell), data_content(dataset))
+
     REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
     REGBOOST_CELLS = [
-        REGBOOST_CELL.format(dataset=job["dataset"], noise=format(job["noise"], "g"),
+        REGBOOST_CELL.format(dataset=job["dataset"], noise=noise_name(job["noise"]),
                              fold_order=job["fold_order"], missing=job["missing"],
                              algorithm=job["cell"], repeats=job["repeats"],
-                             key=regboost_study.computation_key(regboost_protocol(),
-                                                                learner_spec(job["cell"])))
+                             key=regboost_key(job["dataset"], job["cell"], regboost_protocol()))
         for job in REGBOOST_JOBS]
     REGBOOST_SEMI_CELLS = [
         REGBOOST_SEMI.format(dataset=SEMI["dataset"], algorithm=a,
-                             key=regboost_study.computation_key(semi_protocol(),
-                                                                learner_spec(a)))
+                             key=regboost_key(SEMI["dataset"], a, semi_protocol()))
         for a in SEMI.get("algorithms", [])]
 
     def keyed_spec(wildcards, protocol):
-        """The learner entry of a cell, once its path's key is this config's."""
+        """The learner entry of a cell, once its path's key is this config's and code's."""
         spec = algorithm_spec(wildcards)
-        if wildcards.key != regboost_study.computation_key(protocol, spec):
-            raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under "
-                                "this config: ask for the study's target, not a cell path")
+        check_key(wildcards, "regboost", protocol, spec, data_content(wildcards.dataset))
         return spec
 
     def regboost_cell_arguments(wildcards, input, output):
@@ -377,18 +496,5 @@ if config.get("regboost"):
                              protocol=regboost_protocol(), pinned=table_pin(wildcards),
                              output=output.cell, curve_output=output.curve)
 
-    def regboost_tables_as_given():
-        """Whether only reports are asked for and the study's tables all exist: they are then
-        read as they are, not inputs (as `tables_as_given` for the main report)."""
-        return report_only() and all(Path(p).exists() for p in REGBOOST_TABLES.values())
-
-    def regboost_report_tables(wildcards):
-        """The study's tables, once they are known to match the config and their record."""
-        verify_table_set("regboost", wildcards)
-        return {} if regboost_tables_as_given() else REGBOOST_TABLES
-
-    def regboost_table_digests(wildcards):
-        """The SHA-256 of tables read as given (a params trigger, as report_table_digests)."""
-        if not regboost_tables_as_given():
-            return {}
-        return {name: sha256_file(path) for name, path in REGBOOST_TABLES.items()}
+    regboost_report_tables = report_inputs(("regboost",))
+    regboost_table_digests = given_digests(("regboost",))

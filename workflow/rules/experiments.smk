@@ -8,20 +8,27 @@ wildcard_constraints:
     noise="[0-9.e-]+",
     algorithm="[A-Za-z0-9_.+=,~-]+",
     repeat="[0-9]+",
+    key=KEY,
+
+
+UCI_CELLS = [path for repeat in REPEATS
+             for path in grid_cells(CELL, EXPERIMENT["datasets"], NOISE, ALGORITHMS,
+                                    repeat=repeat)]
+UCI_BENCHMARK = "benchmarks/uci_cell/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.tsv"
 
 
 rule uci_cell:
     input:
-        unpack(experiment_table),
+        unpack(study_table("experiment.folds", EXPERIMENT["folds"])),
     output:
         CELL,
     params:
         code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
         arguments=grid_cell_arguments,
     log:
-        "logs/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.log",
+        "logs/uci_cell/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.log",
     benchmark:
-        "benchmarks/uci_cell/{dataset}/noise{noise}/{algorithm}/rep{repeat}.tsv"
+        UCI_BENCHMARK
     threads: 1
     resources:
         mem_mb=2048,
@@ -34,8 +41,7 @@ rule uci_cell:
 
 rule uci_results:
     input:
-        cells=checked("uci", expand(CELL, dataset=EXPERIMENT["datasets"], noise=NOISE,
-                                    algorithm=ALGORITHMS, repeat=REPEATS)),
+        cells=checked("uci", UCI_CELLS),
         sidecars=expand("data/processed/uci/{dataset}.json", dataset=EXPERIMENT["datasets"]),
     output:
         folds=report(f"{RESULTS}/uci_folds.csv", caption="../report/uci_folds.rst",
@@ -48,6 +54,7 @@ rule uci_results:
         algorithms=ALGORITHMS,
         config=config,
         code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
+        stages={"uci_cell": benchmark_files("uci_cell", UCI_CELLS, "results/cells/uci/")},
     log:
         "logs/uci_results.log",
     localrule: True

@@ -6,7 +6,7 @@ if config.get("regboost"):
 
     rule regboost_cell:
         input:
-            unpack(experiment_table),
+            unpack(study_table("regboost.folds", REGBOOST["folds"])),
         output:
             cell=f"{REGBOOST_CELL}.csv",
             curve=f"{REGBOOST_CELL}.curve.csv",
@@ -20,7 +20,7 @@ if config.get("regboost"):
         wildcard_constraints:
             fold_order="[a-z_]+",
             missing="[a-z]+",
-            key="[0-9a-f]{12}",
+            key=KEY,
             repeats="[0-9]+",
         threads: 1
         resources:
@@ -45,7 +45,7 @@ if config.get("regboost"):
         benchmark:
             "benchmarks/regboost_semi_cell/{dataset}/{algorithm}/{key}.tsv"
         wildcard_constraints:
-            key="[0-9a-f]{12}",
+            key=KEY,
         threads: 1
         resources:
             mem_mb=2048,
@@ -75,6 +75,11 @@ if config.get("regboost"):
             jobs=REGBOOST_JOBS,
             config=config,
             code_sha256=package_digest(*TABLE_SET_CODE["regboost"]),
+            stages={"regboost_cell": benchmark_files("regboost_cell", REGBOOST_CELLS,
+                                                     "results/cells/regboost/"),
+                    "regboost_semi_cell": benchmark_files("regboost_semi_cell",
+                                                          REGBOOST_SEMI_CELLS,
+                                                          "results/cells/regboost/semi/")},
         log:
             "logs/regboost_results.log",
         localrule: True

@@ -11,9 +11,9 @@ rule reuters_cell:
         code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
         arguments=reuters_cell_arguments,
     log:
-        "logs/reuters_cell/{category}/{algorithm}.log",
+        "logs/reuters_cell/{category}/{algorithm}/{key}.log",
     benchmark:
-        "benchmarks/reuters_cell/{category}/{algorithm}.tsv"
+        "benchmarks/reuters_cell/{category}/{algorithm}/{key}.tsv"
     priority: LONG_CELL_PRIORITY
     threads: 1
     resources:
@@ -27,10 +27,8 @@ rule reuters_cell:
 
 rule reuters_results:
     input:
-        f1=checked("reuters", expand(REUTERS_CELL, category=STUDY["categories"],
-                                     algorithm=STUDY["algorithms"])),
-        curves=expand(REUTERS_CURVE, category=STUDY["categories"],
-                      algorithm=STUDY["algorithms"]),
+        f1=checked("reuters", reuters_cells(REUTERS_CELL)),
+        curves=reuters_cells(REUTERS_CURVE),
         receipts=reuters_receipts,
     output:
         f1=report(f"{RESULTS}/reuters_f1.csv", caption="../report/reuters_f1.rst",
@@ -43,6 +41,9 @@ rule reuters_results:
         algorithms=STUDY["algorithms"],
         config=config,
         code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
+        stages={"reuters_features": ["benchmarks/reuters_features.tsv"],
+                "reuters_cell": benchmark_files("reuters_cell", reuters_cells(REUTERS_CELL),
+                                                "results/cells/reuters/")},
     log:
         "logs/reuters_results.log",
     localrule: True

@@ -9,32 +9,32 @@ from weightboost.experiment.sensitivity import (PLAN_COLUMNS, cell_jobs, plan as
                                                study_section)
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
-SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/"
+SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/{key}/"
                     "reps{repeats}.csv")
 if SENSITIVITY:
     SENSITIVITY_PLAN = pd.DataFrame(remembered(
         "sensitivity-plan", config, lambda: sensitivity_plan(config).to_dict("records")),
         columns=PLAN_COLUMNS)
     SENSITIVITY_CELLS = [
-        SENSITIVITY_CELL.format(dataset=dataset, noise=format(job.noise, "g"),
-                                algorithm=job.cell, repeats=job.repeats)
-        for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)
-        for dataset in SENSITIVITY["datasets"]]
+        path for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)
+        for path in grid_cells(SENSITIVITY_CELL, SENSITIVITY["datasets"],
+                               [noise_name(job.noise)], [job.cell], repeats=job.repeats)]
 
     rule sensitivity_cell:
         input:
-            unpack(experiment_table),
+            unpack(study_table("experiment.folds", EXPERIMENT["folds"])),
         output:
             SENSITIVITY_CELL,
         params:
             code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
             arguments=grid_cell_arguments,
         log:
-            "logs/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.log",
+            "logs/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/{key}/reps{repeats}.log",
         benchmark:
-            "benchmarks/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/reps{repeats}.tsv"
+            "benchmarks/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/{key}/reps{repeats}.tsv"
         wildcard_constraints:
             repeats="[0-9]+",
+            key=KEY,
         threads: 1
         resources:
             mem_mb=2048,

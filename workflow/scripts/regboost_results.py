@@ -1,8 +1,6 @@
 """Snakemake job: the RegBoost study's cells into results/regboost/*.csv, and what they were
 computed from (regboost.provenance.json)."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from weightboost.experiment import regboost
@@ -28,7 +26,7 @@ def main(smk):
                             smk.output.semi), tables):
         write_bytes_atomic(path, to_csv_bytes(frame))
     write_provenance(smk.output.provenance, config, "regboost", input_routes(smk.input.sidecars),
-                     stage_seconds(Path.cwd(), ["regboost_cell", "regboost_semi_cell"]))
+                     stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

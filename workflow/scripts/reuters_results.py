@@ -1,8 +1,6 @@
 """Snakemake job: the Reuters cells into reuters_f1.csv and reuters_curves.csv, and what they
 were computed from (reuters.provenance.json)."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
@@ -19,9 +17,7 @@ def main(smk):
     write_bytes_atomic(smk.output.curves, to_csv_bytes(curves))
     write_provenance(smk.output.provenance, smk.params.config, "reuters",
                      input_routes([], smk.input.receipts),
-                     stage_seconds(Path.cwd(), ["fetch_reuters", "fetch_stopwords",
-                                                "fetch_reuters_nltk", "reuters_features",
-                                                "reuters_cell"]))
+                     stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

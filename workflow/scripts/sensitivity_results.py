@@ -13,8 +13,8 @@ from weightboost.workflow_support import run_step
 def main(smk):
     plan = pd.DataFrame(smk.params.plan)
     cells = {}
-    for path in map(Path, smk.input):
-        cells.setdefault(path.parent.name, []).append(pd.read_csv(path))
+    for path in map(Path, smk.input):  # .../{cell}/{key}/reps{repeats}.csv
+        cells.setdefault(path.parents[1].name, []).append(pd.read_csv(path))
     cells = {name: pd.concat(frames, ignore_index=True) for name, frames in cells.items()}
     folds = study_folds(cells, plan, smk.params.datasets, smk.params.algorithms)
     write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))

@@ -1,8 +1,6 @@
 """Snakemake job: concatenate the UCI cells into uci_folds.csv, summarise them, and record
 what they were computed from (uci.provenance.json)."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
@@ -19,7 +17,7 @@ def main(smk):
                        to_csv_bytes(summarise(folds, smk.params.datasets, smk.params.algorithms)))
     write_provenance(smk.output.provenance, smk.params.config, "uci",
                      input_routes(smk.input.sidecars),
-                     stage_seconds(Path.cwd(), ["fetch_uci", "parse_uci", "uci_cell"]))
+                     stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

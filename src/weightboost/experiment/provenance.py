@@ -58,12 +58,20 @@ REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
+# parts of a datasets entry that say where the raw file comes from and what it is, not its content
+DATASET_ROUTE_KEYS = ("description", "uci_archive", "openml")
 
 
 def reuters_content(options: dict) -> dict:
     """The config's ``reuters`` section without ``REUTERS_ROUTE_KEYS``: what the matrices (the
     ``reuters_features`` rule) and the study's tables depend on."""
     return {k: v for k, v in options.items() if k not in REUTERS_ROUTE_KEYS}
+
+
+def dataset_content(spec: dict) -> dict:
+    """A ``datasets`` entry without ``DATASET_ROUTE_KEYS``: what its canonical table depends on
+    (the raw file's checksum and layout, the table's pin)."""
+    return {k: v for k, v in spec.items() if k not in DATASET_ROUTE_KEYS}
 
 
 def results_dir(config: dict) -> str:
@@ -145,11 +153,24 @@ def package_digest(*parts: str) -> str:
     return code_digest(package_files(*parts))
 
 
-def stage_seconds(workdir: Path, rules) -> list[dict]:
-    """Job count and wall seconds per rule from Snakemake's benchmark files, where present."""
+def computation_key(code_sha256: str, *parts) -> str:
+    """The 12-digit key in a cell's path: a digest of everything the cell's numbers depend on
+    besides the path's other parts. ``code_sha256`` is its table set's ``package_digest``;
+    ``parts`` are config values (the protocol, the learner's entry with a reading's overrides,
+    the dataset's spec). Snakemake records no callable param, and a job of a killed run may
+    finish after the next run started: a cell computed under other code or another config
+    must never sit at the path this config reads (docs/workflow.md, "Cell keys")."""
+    return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:12]
+
+
+def stage_seconds(stages: dict) -> list[dict]:
+    """Job count and wall seconds per rule from the benchmark files of the jobs that computed
+    a table set (``stages``: rule -> its jobs' benchmark files; a missing file, e.g. a job of a
+    run that kept no benchmarks, is left out). Not every file under benchmarks/: those of
+    cells of other configs and code stay there."""
     rows = []
-    for rule in rules:
-        files = sorted(Path(workdir, "benchmarks", rule).rglob("*.tsv"))
+    for rule, files in stages.items():
+        files = [f for f in files if Path(f).is_file()]
         if files:
             rows.append({"stage": rule, "jobs": len(files), "job seconds": round(
                 sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files), 1)})
@@ -197,11 +218,28 @@ def write_provenance(path, config: dict, kind: str, inputs: list[dict],
         "platform": platform_record()})
 
 
+RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule that writes a set
+
+
+def _existing_tables(results, kind: str) -> list[Path]:
+    return [Path(results) / name for name in TABLE_SETS[kind] if (Path(results) / name).exists()]
+
+
+def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
+    return ConfigError(
+        f"{', '.join(map(str, _existing_tables(results, kind)))} exist but their record {path} "
+        "does not, so nothing says which config and code computed them. Restore the record "
+        f"(git checkout -- {path}), or recompute the tables (snakemake --cores 2 all --forcerun "
+        f"{RESULTS_RULES[kind]}; a run of another config: --config replace_results=true)")
+
+
 def check_table_digests(results: str | Path, kind: str) -> None:
     """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
-    was edited or replaced after it was computed)."""
+    was edited or replaced after it was computed, or its record is gone)."""
     path = Path(results) / f"{kind}.provenance.json"
     if not path.exists():
+        if _existing_tables(results, kind):
+            raise _unknown_tables(results, kind, path)
         return
     recorded = json.loads(path.read_text()).get("tables_sha256", {})
     for name, sha in recorded.items():
@@ -209,15 +247,21 @@ def check_table_digests(results: str | Path, kind: str) -> None:
         if table.exists() and sha256_file(table) != sha:
             raise ConfigError(
                 f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
-                "changed after it was computed). Restore it (git checkout -- "
-                f"{table}) or recompute the tables (snakemake --cores 2 all)")
+                "changed after it was computed, or a run was killed while writing it). Restore "
+                f"it (git checkout -- {table} {path}) or recompute the tables (snakemake "
+                f"--cores 2 all --forcerun {RESULTS_RULES[kind]})")
 
 
 def check_tables(results: str | Path, config: dict, kind: str) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
-    config keys than the current ones (unless ``replace_results`` is set)."""
+    config keys than the current ones, or exist without a record (unless ``replace_results``
+    is set)."""
     path = Path(results) / f"{kind}.provenance.json"
-    if not path.exists() or config.get("replace_results"):
+    if config.get("replace_results"):
+        return
+    if not path.exists():
+        if _existing_tables(results, kind):
+            raise _unknown_tables(results, kind, path)
         return
     recorded = json.loads(path.read_text())
     differences = differing_keys(recorded.get("config", {}), table_inputs(config, kind))

@@ -164,17 +164,6 @@ TABLE_CURVE_COLUMNS = ["reading", "dataset", "noise", "algorithm", "t", "train_e
 SEMI_READING = "semi_supervised"
 
 
-def computation_key(protocol: dict, spec: dict) -> str:
-    """A 12-digit digest of what a cell's numbers depend on besides its path's other parts and
-    the code: the protocol (seed, folds, rounds; for the semi-supervised cells also the draws)
-    and the learner's config entry, with a reading's overrides."""
-    import hashlib
-    import json
-
-    text = json.dumps([protocol, spec], sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
 def cell_key(dataset, noise, fold_order, missing, cell) -> tuple:
     return (dataset, float(noise), fold_order, missing, cell)
 
