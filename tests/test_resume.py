@@ -1,5 +1,6 @@
 """Determinism and resume on the tiny config of test_workflow_experiments: a second run, killed
-part way and finished by the README's command, gives the reference run's tables byte for byte."""
+part way (Snakemake alone, or with its jobs), its config changed, and finished by the README's
+command, gives the reference run's tables byte for byte."""
 
 import copy
 import os
@@ -35,39 +36,6 @@ def assert_same_tables(reference, workdir):
             assert a.read_bytes() == b.read_bytes(), table_name
 
 
-@pytest.mark.slow
-def test_a_second_run_killed_part_way_resumes_to_byte_identical_tables(tmp_path, tiny_run):
-    # determinism and resume at once: a second run of the tiny config, killed mid-run and
-    # finished by the README's command, gives the reference run's tables byte for byte
-    # (timing columns aside)
-    reference, tiny_config = tiny_run
-    workdir = tmp_path / "killed"
-    workdir.mkdir()
-    (workdir / "test-config.yaml").write_text(__import__("yaml").safe_dump(tiny_config))
-    # what `make reproduce` runs: python -m weightboost.run <snakemake arguments>
-    command = [sys.executable, "-m", "weightboost.run", "--snakefile", str(ROOT / "Snakefile"),
-               "--directory", str(workdir), "--configfile", str(workdir / "test-config.yaml"),
-               "--cores", "2", "experiments"]
-    env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, start_new_session=True)
-    cells = workdir / "results" / "cells" / "uci"
-    deadline = time.time() + 300
-    while time.time() < deadline and len(list(cells.rglob("*.csv"))) < 4:
-        time.sleep(0.2)
-    os.killpg(process.pid, signal.SIGKILL)  # Snakemake and its running jobs, mid-run
-    process.wait()
-    assert not (workdir / "results" / "uci_summary.csv").exists()
-    assert (workdir / ".snakemake" / "locks").is_dir()  # the kill left Snakemake's lock behind
-    # the README's command finishes the run: stale lock removed, incomplete jobs redone (in the
-    # warm workers of a new server: the killed run's went with its process group; that a job
-    # writes the same bytes in its own process is tests/test_warm.py's and test_cluster.py's)
-    resumed = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
-    assert resumed.returncode == 0, resumed.stderr[-4000:]
-    assert "removing the stale Snakemake lock" in resumed.stderr
-    assert_same_tables(reference, workdir)
-
-
 def launch(workdir, config, name):
     """`python -m weightboost.run` (what `make reproduce` runs) on ``config`` in ``workdir``."""
     path = workdir / f"{name}.yaml"
@@ -97,12 +65,13 @@ def snakemake_child(launcher_pid, timeout=60):
 
 
 @pytest.mark.slow
-def test_snakemake_killed_alone_at_random_points_then_a_config_change_gives_clean_tables(
+def test_a_run_killed_at_random_points_then_a_config_change_gives_clean_tables(
         tmp_path, tiny_run):
-    # Snakemake (only it: its jobs live on, as after an out-of-memory kill) killed twice at
-    # random points of a run with 5 rounds, then the config changed to the tiny config's 3
-    # rounds and the run resumed: the tables are a clean run's of the final config, whatever
-    # the killed runs' jobs wrote after they were orphaned
+    # a run with 5 rounds killed twice at random points, first Snakemake alone (its jobs live
+    # on, as after an out-of-memory kill), then Snakemake and its jobs (Ctrl-C, a closed
+    # terminal); the config changed to the tiny config's 3 rounds and the run resumed by the
+    # README's command: the tables are a clean run's of the final config, byte for byte,
+    # whatever the killed runs' jobs wrote after they were orphaned
     reference, final = tiny_run
     first = copy.deepcopy(final)
     first["experiment"]["rounds"] = 5
@@ -116,11 +85,17 @@ def test_snakemake_killed_alone_at_random_points_then_a_config_change_gives_clea
         deadline = time.time() + 300
         while time.time() < deadline and len(list(cells.rglob("*.csv"))) < point:
             time.sleep(0.05)
-        os.kill(snakemake_child(process.pid), signal.SIGKILL)
+        if attempt == 0:
+            os.kill(snakemake_child(process.pid), signal.SIGKILL)
+        else:
+            snakemake_child(process.pid)
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=60)
         assert not (workdir / "results" / "uci_summary.csv").exists()
+        assert any((workdir / ".snakemake" / "locks").iterdir())  # the kill left its lock
     resumed = launch(workdir, final, "final")
     assert resumed.wait(timeout=600) == 0, (workdir / "final.log").read_text()[-4000:]
+    assert "removing the stale Snakemake lock" in (workdir / "final.log").read_text()
     assert not launcher.orphaned_jobs(workdir.resolve())
     assert_same_tables(reference, workdir)
 

@@ -225,37 +225,56 @@ def test_the_server_leaves_with_its_snakemake_run(tmp_path):
     assert gone, (tmp_path / warm.SERVER_LOG).read_text()
 
 
-def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path):
+def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path, monkeypatch):
     # Snakemake killed alone (an out-of-memory killer): the server that leaves with it ends the
-    # worker of a running job, which tells the job's process so instead of going silent (the job
-    # would then run the cell itself, after the run it belonged to is over)
+    # worker of a running job, and the job's process says so and ends, instead of running the
+    # cell itself after the run it belonged to is over
     code = ("import sys; from weightboost import warm; "
             f"print(warm.start({str(tmp_path)!r}), flush=True); sys.stdin.read()")
     parent = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, env={**os.environ, warm.ENV: ""})
     name = parent.stdout.readline().strip()
-    assert answering(name), (tmp_path / warm.SERVER_LOG).read_text()
+    server_log = tmp_path / warm.SERVER_LOG
+    assert answering(name), server_log.read_text()
+    monkeypatch.setenv(warm.ENV, name)
+    monkeypatch.setenv(warm.LOG_ENV, str(server_log))
     request = cell_kwargs(tiny_run, tmp_path / "never.csv",
                           experiment={"seed": 7, "folds": 10, "rounds": 100})
     request.update(repeats="200")  # about half a minute of work for the worker
     del request["repeat"]
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect("\0" + name)
-    conn.sendall(json.dumps({"job": "sensitivity_cell", "log": None,
-                             "kwargs": request}).encode() + b"\n")
-    conn.settimeout(warm.START_TIMEOUT)
-    replies = conn.makefile("rb")
-    worker = json.loads(replies.readline())["started"]
+    done = []
+    job = threading.Thread(target=lambda: done.append(run("sensitivity_cell", None, **request)),
+                           daemon=True)
+    job.start()
+    deadline = time.time() + 60
+    started = []
+    while time.time() < deadline and not started:
+        text = server_log.read_text() if server_log.exists() else ""
+        started = re.findall(r"sensitivity_cell for job process \d+: started in worker (\d+)",
+                             text)
+        time.sleep(0.05)
+    assert started, server_log.read_text()
     parent.kill()
     parent.wait()
-    answer = json.loads(replies.readline())  # within the poll interval and the grace
-    assert answer["status"] == warm.ABANDONED and "Snakemake is gone" in answer["stderr"]
+    job.join(30)
+    assert done, "the job process did not end with its run"
+    status, err = done[0]
+    assert status == warm.ABANDONED and "Snakemake is gone" in err, err
+    worker = int(started[0])
     deadline = time.time() + 10
     while time.time() < deadline and running(worker):
         time.sleep(0.05)
     assert not running(worker)
     assert not (tmp_path / "never.csv").exists()
-    conn.close()
+
+
+def test_a_job_whose_worker_vanished_runs_itself_only_while_its_snakemake_lives():
+    # the server's name holds the pid of the Snakemake that started it (warm.start)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    assert not warm._run_alive(f"weightboost-warm-{dead.pid}-0123456789ab")
+    assert warm._run_alive(f"weightboost-warm-{os.getpid()}-0123456789ab")
+    assert warm._run_alive("weightboost-warm-test-42")  # a name that says nothing: as before
 
 
 def test_the_pruning_compiled_beside_the_grower_has_the_grower_s_types(tmp_path, monkeypatch):

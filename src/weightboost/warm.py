@@ -120,6 +120,10 @@ def _remote(conn, name, job, log, kwargs) -> int:
         return _local(job, log, kwargs)
     conn.settimeout(None)
     reply = reader.readline() if started else b""
+    if not reply and not _run_alive(name):  # the run is over: its jobs must not go on alone
+        print("the run's Snakemake is gone: its warm server ended this job unfinished",
+              file=sys.stderr)
+        return ABANDONED
     if not reply:  # the server went away (stopped, or failed to warm up): do the job here
         print(f"the warm worker ended without an answer (see {_server_log()}); running the job "
               "in this process", file=sys.stderr)
@@ -128,6 +132,15 @@ def _remote(conn, name, job, log, kwargs) -> int:
     if answer.get("stderr"):
         print(answer["stderr"], file=sys.stderr, end="")
     return int(answer["status"])
+
+
+def _run_alive(name: str) -> bool:
+    """Whether the Snakemake that started the server ``name`` (``start`` puts its pid in the
+    name) still runs; True when the name says nothing."""
+    parts = name.split("-")
+    if len(parts) < 4 or not parts[2].isdigit():
+        return True
+    return os.path.exists(f"/proc/{parts[2]}")
 
 
 def _server_log() -> str:
@@ -178,16 +191,19 @@ class _Handler(socketserver.StreamRequestHandler):
         if not line:  # a probe that connected and left
             return
         request = json.loads(line)
+        # the server ends its workers when its Snakemake is gone (_Server.service_actions):
+        # the job's process then hears that its run is over rather than an empty reply, which
+        # would make it run the job itself (and it checks that Snakemake itself, _run_alive,
+        # for a worker ended before this line)
+        self._started = False
+        signal.signal(signal.SIGTERM, lambda *_: self._abandon())
         self._send({"started": os.getpid()})
+        self._started = True
         job = request.get("job")
         if job not in JOBS:
             self._answer(2, f"unknown job {job!r}\n")
             return
         _exit_when_client_leaves(self.connection)
-        # the server ends its workers when its Snakemake is gone (_Server.service_actions):
-        # the job's process then hears that its run is over rather than an empty reply, which
-        # would make it run the job itself
-        signal.signal(signal.SIGTERM, lambda *_: self._abandon())
         from weightboost.workflow_support import job_status
 
         _log().info("%s for job process %d: started in worker %d", job, pid, os.getpid())
@@ -201,6 +217,8 @@ class _Handler(socketserver.StreamRequestHandler):
 
     def _abandon(self):
         with contextlib.suppress(OSError):
+            if not self._started:
+                self._send({"started": os.getpid()})
             self._answer(ABANDONED, "the run's Snakemake is gone: the warm server ended this "
                          "job unfinished\n")
         os._exit(ABANDONED)
