@@ -230,8 +230,15 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     assert "table4_noise10" in section and "resample" in section
     assert "WeightBoost β=0 " in section and "AdaBoost (primary)" in section
     assert "| 0 % | 0.5 | β=0 |" in section  # β = 0.5 tested against β = 0, paired
+    # a picture first: the forest plot of the claims under every reading, then the matrix;
+    # the per-dataset table in plain columns, error points to one decimal
+    verdicts_at = section.index("## Verdicts")
+    assert verdicts_at < section.index("figures/sensitivity_forest.png") < \
+        section.index("| reading | table2_adaboost")
+    assert "| claim | dataset | comparison | difference (points) | 95 % interval | p |" in section
+    assert "| duel |" not in section and "WeightBoost − AdaBoost" in section
     html = (workdir / "reports/sensitivity.html").read_text()
-    assert html.count("data:image/png;base64,") == 1
+    assert html.count("data:image/png;base64,") == 2
 
 
 def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):

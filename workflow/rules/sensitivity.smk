@@ -79,6 +79,8 @@ if SENSITIVITY:
             duels=f"{REPORTS}/tables/sensitivity_duels.csv",
             beta=report(f"{REPORTS}/figures/beta_curves.png", caption="../report/beta.rst",
                         category="Figures"),
+            forest=report(f"{REPORTS}/figures/sensitivity_forest.png",
+                          caption="../report/forest.rst", category="Figures"),
             md=f"{REPORTS}/sensitivity.md",
             html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),

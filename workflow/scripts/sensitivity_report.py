@@ -9,8 +9,8 @@ from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report.reference import load_reference
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
-                                            chosen_c_table, scope_text, sensitivity_document,
-                                            verdict_tables)
+                                            chosen_c_table, forest_figure, scope_text,
+                                            sensitivity_document, verdict_tables)
 from weightboost.workflow_support import run_step
 
 
@@ -23,12 +23,14 @@ def main(smk):
     write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
     # the document reads the tables back, as a later rebuild from the committed tables would
-    doc = sensitivity_document(summary, pd.read_csv(smk.input.timing),
-                               pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels),
+    verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)
+    forest_figure(duels, list(dict.fromkeys(verdicts.reading)),
+                  Path(smk.output.forest).with_suffix(""))
+    doc = sensitivity_document(summary, pd.read_csv(smk.input.timing), verdicts, duels,
                                reference, Path(smk.output.beta), scope_text(smk.params.config),
                                beta_table(summary, smk.params.config),
                                beta_duels(folds, summary, smk.params.config),
-                               chosen_c_table(folds))
+                               chosen_c_table(folds), Path(smk.output.forest))
     out = Path(smk.output.md).parent
     write_text_atomic(smk.output.md, doc.markdown(out))
     write_text_atomic(smk.output.html, doc.html())

@@ -241,6 +241,54 @@ def beta_figure(summary: pd.DataFrame, config: dict, stem: Path) -> list[Path]:
     return save(fig, stem)
 
 
+SIGNIFICANT = 0.05  # the level at which a forest plot marks a mean difference
+
+
+def _first_comparisons(duels: pd.DataFrame) -> pd.DataFrame:
+    """Each claim's first comparison pooled over the datasets, per reading."""
+    return duels[(duels.duel == 0) & (duels.dataset == "all")]
+
+
+def forest_figure(duels: pd.DataFrame, order: list[str], stem: Path) -> list[Path]:
+    """One panel per claim: the mean difference of its first comparison over the datasets
+    (error points, first algorithm minus second) with its 95 % t interval, one row per reading
+    (in ``order``), the zero line, and a filled marker where the Wilcoxon signed-rank p across
+    datasets is below 0.05."""
+    import matplotlib.pyplot as plt
+
+    first = _first_comparisons(duels)
+    claims = list(dict.fromkeys(first.claim))
+    fig, axes = plt.subplots(1, max(len(claims), 1), sharey=True, squeeze=False,
+                             figsize=(2.6 * max(len(claims), 1), 0.32 * len(order) + 1.4))
+    rows = {r: k for k, r in enumerate(order)}
+    for ax, claim in zip(axes.flat, claims):
+        part = first[first.claim == claim]
+        y = np.array([rows[r] for r in part.reading])
+        ax.hlines(y, part.ci_low, part.ci_high, color="0.35", lw=1.2)
+        significant = part.p_value.to_numpy() < SIGNIFICANT
+        ax.plot(part.difference[significant], y[significant], "o", color="C3", ms=5,
+                label=f"p < {SIGNIFICANT:g}")
+        ax.plot(part.difference[~significant], y[~significant], "o", mfc="white", color="0.2",
+                ms=5, label=f"p ≥ {SIGNIFICANT:g}")
+        ax.axvline(0.0, color="0.5", lw=0.8, ls="--")
+        a, b = part.algorithm.iloc[0], part.versus.iloc[0]
+        ax.set_title(f"{claim}\n{a} − {b}", fontsize=8)
+        ax.set_xlabel("error points", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes.flat[0].set_yticks(range(len(order)), order)
+    axes.flat[0].invert_yaxis()
+    if claims:
+        handles, labels = axes.flat[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return save(fig, stem)
+
+
+def _p(p) -> str:
+    """A p-value as the page prints it: two significant digits."""
+    return "—" if pd.isna(p) else f"{p:.2g}"
+
+
 def noise_table(summary: pd.DataFrame, reading: str = PRIMARY) -> pd.DataFrame | None:
     """Under one reading: each algorithm's mean test error (%) over the datasets, and its mean
     rounds, per noise level (None if the reading has fewer than two levels)."""
@@ -313,7 +361,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                          duels: pd.DataFrame, reference: dict, beta_png: Path | None,
                          scope: str = "", beta: pd.DataFrame | None = None,
                          beta_tests: pd.DataFrame | None = None,
-                         chosen_c: pd.DataFrame | None = None):
+                         chosen_c: pd.DataFrame | None = None,
+                         forest_png: Path | None = None):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -328,6 +377,11 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     if scope:
         doc.paragraph(scope)
     doc.heading("Verdicts")
+    if forest_png is not None:
+        doc.image(Path(forest_png), "Each claim's first comparison under every reading: mean "
+                  "difference over the datasets (error points; negative favours WeightBoost) "
+                  "with its 95 % t interval; filled where the Wilcoxon signed-rank p across "
+                  f"datasets is below {SIGNIFICANT:g}")
     doc.paragraph("Per claim and reading: win/tie/loss of the claim's first comparison over the "
                   "datasets (mean error over all runs, tie at the paper's 0.1-point precision), "
                   "and whether the claim holds (✓) or not (✗); '—' where the reading has no data "
@@ -339,25 +393,32 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     table = table.reindex(index=order, columns=list(dict.fromkeys(verdicts.claim)))
     table.columns.name = None
     doc.table(table)
-    first = duels[(duels.duel == 0) & (duels.dataset == "all")]
+    first = _first_comparisons(duels)
     if len(first):
         doc.paragraph("Mean difference of the first comparison over the datasets (error points, "
                       "first algorithm minus second: negative favours WeightBoost), its 95 % t "
                       "interval and the Wilcoxon signed-rank p across datasets (Demšar 2006):")
-        shown = first.assign(value=[f"{m:+.2f} [{lo:+.2f}, {hi:+.2f}] p={p:.3f}"
+        shown = first.assign(value=[f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}] p={_p(p)}"
                                     for m, lo, hi, p in zip(first.difference, first.ci_low,
                                                             first.ci_high, first.p_value)])
         wide = shown.pivot(index="claim", columns="reading", values="value")
         wide = wide.reindex(columns=[r for r in order if r in set(shown.reading)])
         wide.columns.name = None
-        doc.table(wide.T.rename_axis("reading"))
+        wide = wide.T.rename_axis("reading")
+        wide.columns.name = None  # else a corner cell names the claims above the readings
+        doc.table(wide)
         per = duels[(duels.dataset != "all") & (duels.reading == order[0])]
         if len(per):
             doc.paragraph(f"Per dataset under `{order[0]}`: the corrected resampled t-test "
                           "(Nadeau & Bengio 2003) over the paired runs:")
-            doc.table(per.assign(dataset=per.dataset.map(lambda d: DISPLAY.get(d, d)))[
-                ["claim", "duel", "dataset", "algorithm", "versus", "difference", "ci_low",
-                 "ci_high", "p_value"]].round(4), index=False)
+            doc.table(pd.DataFrame({
+                "claim": per.claim,
+                "dataset": per.dataset.map(lambda d: DISPLAY.get(d, d)),
+                "comparison": [f"{a} − {b}" for a, b in zip(per.algorithm, per.versus)],
+                "difference (points)": [f"{m:+.1f}" for m in per.difference],
+                "95 % interval": [f"[{lo:+.1f}, {hi:+.1f}]"
+                                  for lo, hi in zip(per.ci_low, per.ci_high)],
+                "p": [_p(p) for p in per.p_value]}), index=False)
     noise = noise_table(summary)
     if noise is not None:
         doc.heading("Label noise")
