@@ -92,6 +92,32 @@ def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
     assert jobs.get("uci_cell") == 3 * 2, dry.stdout[-3000:] + dry.stderr[-3000:]
 
 
+def test_an_edited_learner_entry_gets_new_cells_never_the_old_ones(tiny_run):
+    # Snakemake records no callable param: the cells' arguments (a learner's params) were no
+    # rerun trigger, and the old cells were read as current. With the key of its code and
+    # config in every cell path, the edited entry's cells are new (README, "Cell keys")
+    workdir, config = tiny_run
+    edited = copy.deepcopy(config)
+    edited["algorithms"]["WeightBoost"]["params"]["beta"] = 0.25
+    edited["run"] = "beta025"
+    dry = run_snakemake(workdir, edited, "experiments", "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    jobs = scheduled(dry.stdout)
+    assert jobs.get("uci_cell") == 3 * 2  # WeightBoost's: datasets x noise levels
+    assert jobs.get("reuters_cell") == 1  # WeightBoost's on the one category
+
+
+def test_a_cell_key_holds_the_code_and_every_part():
+    from weightboost.experiment.provenance import computation_key
+
+    parts = ({"seed": 1, "folds": 2, "rounds": 3}, {"learner": "AdaBoost", "params": {}})
+    key = computation_key("a" * 64, *parts)
+    assert len(key) == 12 and key == computation_key("a" * 64, *parts)
+    assert key != computation_key("b" * 64, *parts)  # other code
+    assert key != computation_key("a" * 64, parts[0], {"learner": "AdaBoost", "params": {"x": 1}})
+    assert key != computation_key("a" * 64, *parts, {"rows": 20})  # another dataset entry
+
+
 def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
     # a change of that code changes the param and reruns the cell (the params rerun trigger);
     # the tables' provenance records the same digest
