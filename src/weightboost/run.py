@@ -87,13 +87,13 @@ def stop_orphaned_jobs(directory: Path, wait: float = 10.0) -> int:
         except OSError:
             pass
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists()
-                                              and _state(p) != "Z" for p in pids):
+    while time.monotonic() < deadline and any(_state(p) != "Z" for p in pids):
         time.sleep(0.05)
     return len(pids)
 
 
 def _state(pid: int) -> str:
+    """The kernel's state letter of ``pid``; "Z" (as good as gone) when it has no process."""
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):

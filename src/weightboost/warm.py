@@ -55,6 +55,7 @@ import sys
 import threading
 
 ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs of a run
+NAME_PREFIX = "weightboost-warm-"   # a socket name: the prefix, its Snakemake's pid, random hex
 LOG_ENV = "WEIGHTBOOST_WARM_LOG"    # the path of its log, set beside it
 JOBS = {                            # job name -> the function that does the job's work
     "uci_cell": "weightboost.experiment.jobs:uci_cell",
@@ -134,13 +135,15 @@ def _remote(conn, name, job, log, kwargs) -> int:
     return int(answer["status"])
 
 
+def _server_name(snakemake_pid: int) -> str:
+    return f"{NAME_PREFIX}{snakemake_pid}-{os.urandom(6).hex()}"
+
+
 def _run_alive(name: str) -> bool:
-    """Whether the Snakemake that started the server ``name`` (``start`` puts its pid in the
-    name) still runs; True when the name says nothing."""
-    parts = name.split("-")
-    if len(parts) < 4 or not parts[2].isdigit():
-        return True
-    return os.path.exists(f"/proc/{parts[2]}")
+    """Whether the Snakemake that started the server ``name`` (``_server_name``) still runs;
+    True when the name says nothing."""
+    pid = name.removeprefix(NAME_PREFIX).split("-")[0] if name.startswith(NAME_PREFIX) else ""
+    return not pid.isdigit() or os.path.exists(f"/proc/{pid}")
 
 
 def _server_log() -> str:
@@ -479,7 +482,7 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
     global _server
     if os.environ.get(ENV) == "off" or not available():
         return None
-    name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
+    name = _server_name(os.getpid())
     log_path = Path(workdir) / log
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "a") as handle:

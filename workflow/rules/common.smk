@@ -105,7 +105,7 @@ def forced(kind):
         f"{RESULTS}/{name}" in asked for name in TABLE_SETS[kind])
 
 
-def verify_table_set(kind, wildcards=None):
+def verify_table_set(kind):
     """Stop unless the result tables of ``kind`` under RESULTS come from the current config and
     are the files their provenance record describes (not checked against the record when this
     command rebuilds them: that is how an edited table is repaired)."""
@@ -123,7 +123,7 @@ def checked(kind, files):
     only when a job that rebuilds or reads them is in the DAG."""
 
     def inputs(wildcards):
-        verify_table_set(kind, wildcards)
+        verify_table_set(kind)
         return files
 
     return inputs
@@ -158,6 +158,20 @@ REUTERS_MATRICES = "data/processed/reuters/matrices.npz"
 REUTERS_STATS = "data/processed/reuters/stats.json"
 
 
+def parsed_sidecars():
+    """dataset -> the sidecar of its canonical table, for the tables parsed so far (read once,
+    as the workflow is read; the input functions that need them run before any job)."""
+    out = {}
+    for name in config.get("datasets", {}):
+        path = Path(PROCESSED_UCI.format(dataset=name) + ".json")
+        if path.exists():
+            out[name] = json.loads(path.read_text())
+    return out
+
+
+PARSED = parsed_sidecars()
+
+
 def verify_processed_data():
     """Stop before any job, whatever the target, when a canonical table no longer has the
     SHA-256 its sidecar recorded, or the Reuters matrices the one in stats.json (edited after
@@ -165,10 +179,10 @@ def verify_processed_data():
     functions: Snakemake takes an error there, while it looks for the producer of a cell that
     exists, as "no producer" and goes on. (The config's pins are checked by parse_uci, which
     reruns when a dataset's spec changes, and by every cell job.)"""
-    for name in config.get("datasets", {}):
+    for name, sidecar in PARSED.items():
         table = Path(PROCESSED_UCI.format(dataset=name) + ".csv")
-        if table.exists() and table.with_suffix(".json").exists():
-            verify_table(table, json.loads(table.with_suffix(".json").read_text()))
+        if table.exists():
+            verify_table(table, sidecar)
     matrices, stats = Path(REUTERS_MATRICES), Path(REUTERS_STATS)
     if matrices.exists() and stats.exists():
         recorded = json.loads(stats.read_text()).get("matrices_sha256")
@@ -201,8 +215,8 @@ def study_table(folds_key, folds):
     def inputs(wildcards):
         files = experiment_table(wildcards)
         try:
-            counts = json.loads(Path(files["sidecar"]).read_text())["label"]["counts"]
-        except (OSError, ValueError, KeyError, TypeError):
+            counts = PARSED[wildcards.dataset]["label"]["counts"]
+        except (KeyError, TypeError):
             return files  # not parsed yet: the cell job's folds say what is wrong
         try:
             check_fold_count(folds_key, folds, wildcards.dataset, counts=counts)
@@ -258,9 +272,10 @@ def cell_key(kind, *parts):
     return computation_key(package_digest(*TABLE_SET_CODE[kind]), *parts)
 
 
-def check_key(wildcards, kind, *parts):
-    """Stop unless the key in a requested cell path is this config's and code's."""
-    if wildcards.key != cell_key(kind, *parts):
+def check_key(wildcards, key):
+    """Stop unless the key in a requested cell path is ``key``, this config's and code's (from
+    the function that keyed the study's cell paths)."""
+    if wildcards.key != key:
         raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under this "
                             "config and code: ask for a target (a table, a study), not a cell "
                             "path")
@@ -303,10 +318,10 @@ def grid_cells(pattern, datasets, noise_levels, algorithms, **wildcards):
 
 def grid_cell_arguments(wildcards, input, output):
     """The job arguments of a UCI grid or sensitivity cell (its wildcards are arguments too)."""
-    spec = algorithm_spec(wildcards)
-    check_key(wildcards, "uci", cell_protocol(), spec, data_content(wildcards.dataset))
+    check_key(wildcards, grid_key(wildcards.dataset, wildcards.algorithm))
     where = {k: v for k, v in wildcards.items() if k != "key"}
-    return job_arguments(table=input.table, spec=spec, experiment=cell_protocol(),
+    return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
+                         experiment=cell_protocol(),
                          pinned=table_pin(wildcards), output=output[0], **where)
 
 
@@ -346,12 +361,15 @@ def reuters_cells(pattern):
             for c in STUDY["categories"] for a in STUDY["algorithms"]]
 
 
+REUTERS_CELLS = reuters_cells(REUTERS_CELL)
+
+
 def reuters_cell_arguments(wildcards, input, output):
     """The job arguments of a Reuters cell."""
-    spec = algorithm_spec(wildcards)
-    check_key(wildcards, "reuters", reuters_protocol(), spec, reuters_content(config["reuters"]))
+    check_key(wildcards, reuters_key(wildcards.algorithm))
     return job_arguments(matrices=input.matrices, stats=input.stats, category=wildcards.category,
-                         algorithm=wildcards.algorithm, spec=spec, study=reuters_protocol(),
+                         algorithm=wildcards.algorithm, spec=algorithm_spec(wildcards),
+                         study=reuters_protocol(),
                          f1_output=output.f1, curve_output=output.curve)
 
 
@@ -394,7 +412,7 @@ def report_inputs(kinds):
 
     def inputs(wildcards):
         for kind in kinds:
-            verify_table_set(kind, wildcards)
+            verify_table_set(kind)
         return {name: path for kind in kinds if not as_given(kind)
                 for name, path in set_files(kind).items()}
 
@@ -423,7 +441,7 @@ def reuters_f1_table(wildcards):
     path = REPORT_TABLES["reuters_f1"]
     if not Path(path).exists():
         return {"f1": path}
-    verify_table_set("reuters", wildcards)
+    verify_table_set("reuters")
     return {}
 
 
@@ -475,9 +493,8 @@ if config.get("regboost"):
 
     def keyed_spec(wildcards, protocol):
         """The learner entry of a cell, once its path's key is this config's and code's."""
-        spec = algorithm_spec(wildcards)
-        check_key(wildcards, "regboost", protocol, spec, data_content(wildcards.dataset))
-        return spec
+        check_key(wildcards, regboost_key(wildcards.dataset, wildcards.algorithm, protocol))
+        return algorithm_spec(wildcards)
 
     def regboost_cell_arguments(wildcards, input, output):
         return job_arguments(table=input.table, dataset=wildcards.dataset,

@@ -27,7 +27,7 @@ rule reuters_cell:
 
 rule reuters_results:
     input:
-        f1=checked("reuters", reuters_cells(REUTERS_CELL)),
+        f1=checked("reuters", REUTERS_CELLS),
         curves=reuters_cells(REUTERS_CURVE),
         receipts=reuters_receipts,
     output:
@@ -42,7 +42,7 @@ rule reuters_results:
         config=config,
         code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
         stages={"reuters_features": ["benchmarks/reuters_features.tsv"],
-                "reuters_cell": benchmark_files("reuters_cell", reuters_cells(REUTERS_CELL),
+                "reuters_cell": benchmark_files("reuters_cell", REUTERS_CELLS,
                                                 "results/cells/reuters/")},
     log:
         "logs/reuters_results.log",

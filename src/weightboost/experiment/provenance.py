@@ -159,7 +159,7 @@ def computation_key(code_sha256: str, *parts) -> str:
     ``parts`` are config values (the protocol, the learner's entry with a reading's overrides,
     the dataset's spec). Snakemake records no callable param, and a job of a killed run may
     finish after the next run started: a cell computed under other code or another config
-    must never sit at the path this config reads (docs/workflow.md, "Cell keys")."""
+    must never sit at the path this config reads (README, "Cell keys")."""
     return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:12]
 
 
@@ -233,13 +233,22 @@ def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
         f"{RESULTS_RULES[kind]}; a run of another config: --config replace_results=true)")
 
 
+def _record(results, kind: str) -> Path | None:
+    """The record of the tables of ``kind`` under ``results``; None when the set does not
+    exist yet. Tables without their record are of unknown origin: refused, never matching."""
+    path = Path(results) / f"{kind}.provenance.json"
+    if path.exists():
+        return path
+    if _existing_tables(results, kind):
+        raise _unknown_tables(results, kind, path)
+    return None
+
+
 def check_table_digests(results: str | Path, kind: str) -> None:
     """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
     was edited or replaced after it was computed, or its record is gone)."""
-    path = Path(results) / f"{kind}.provenance.json"
-    if not path.exists():
-        if _existing_tables(results, kind):
-            raise _unknown_tables(results, kind, path)
+    path = _record(results, kind)
+    if path is None:
         return
     recorded = json.loads(path.read_text()).get("tables_sha256", {})
     for name, sha in recorded.items():
@@ -256,12 +265,10 @@ def check_tables(results: str | Path, config: dict, kind: str) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
     config keys than the current ones, or exist without a record (unless ``replace_results``
     is set)."""
-    path = Path(results) / f"{kind}.provenance.json"
     if config.get("replace_results"):
         return
-    if not path.exists():
-        if _existing_tables(results, kind):
-            raise _unknown_tables(results, kind, path)
+    path = _record(results, kind)
+    if path is None:
         return
     recorded = json.loads(path.read_text())
     differences = differing_keys(recorded.get("config", {}), table_inputs(config, kind))
