@@ -166,9 +166,12 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             return prepare_stumps(X.to_numpy() if hasattr(X, "iloc") else X, unlabeled)
         return X
 
-    def _fit_tree(self, new_tree, data, signed, p, rng):
-        """One round's tree, its predictions on the training set and its weighted error ε."""
-        if rng is None and self._uniform_round is not None and np.all(p == p[0]):
+    def _fit_tree(self, new_tree, data, signed, p, rng, fresh):
+        """One round's tree, its predictions on the training set and its weighted error ε.
+        ``fresh``: the first round, or the first after a restart, where the weights may be
+        uniform (only there is it worth testing; elsewhere the fit is the same either way)."""
+        uniform = fresh and rng is None and bool(np.all(p == p[0]))
+        if uniform and self._uniform_round is not None:
             return self._uniform_round  # reweighting is deterministic: uniform weights again
         n = len(p)
         draws = MAX_DRAWS if rng is not None else 1
@@ -191,7 +194,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             error = float(p[~correct].sum())
             if error >= ZERO_ERROR:
                 break
-        if rng is None and self._uniform_round is None and np.all(p == p[0]):
+        if uniform:
             self._uniform_round = (tree, prediction, correct, error)
         return tree, prediction, correct, error
 
@@ -237,12 +240,15 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.stopped_early_ = False
         degenerate_run = 0
         self._uniform_round = None
+        fresh = True  # the weight rule sees no tree yet: at the start and after a restart
         while len(self.estimators_) < self.n_estimators:
             relative = score - origin
-            log_w = self._weight_log(signed * relative, relative, state)
+            margin = signed * relative
+            log_w = self._weight_log(margin, relative, state)
             p = libm.exp(log_w - log_w.max())
             p /= p.sum()
-            tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng)
+            tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng,
+                                                              fresh)
             perfect = error < ZERO_ERROR
             degenerate = perfect or error >= 0.5 - ZERO_ERROR
             discarded = degenerate and not perfect
@@ -256,13 +262,13 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             if discarded:  # restart from uniform weights without this tree
                 self.restarts_ += 1
                 degenerate_run += 1
-                origin, state = score.copy(), self._init_state(n)
+                origin, state, fresh = score.copy(), self._init_state(n), True
                 continue
             degenerate_run = 0
             if perfect:
                 error = RESTART_ERROR
-            coefficient = self._coefficient(error, correct, p, signed * relative, relative,
-                                            signed, state, tree)
+            coefficient = self._coefficient(error, correct, p, margin, relative, signed, state,
+                                            tree)
             if coefficient is None:  # the coefficient rule declines this tree: stop
                 self.stopped_early_ = True
                 if not self.estimators_:
@@ -276,9 +282,10 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             self.estimator_weights_.append(coefficient)
             self.estimator_errors_.append(error)
             self.round_constants_.append(constant)
+            fresh = False
             if perfect:  # kept; now restart from uniform weights
                 self.restarts_ += 1
-                origin, state = score.copy(), self._init_state(n)
+                origin, state, fresh = score.copy(), self._init_state(n), True
         self.estimator_weights_ = np.asarray(self.estimator_weights_, dtype=np.float64)
         self.estimator_errors_ = np.asarray(self.estimator_errors_, dtype=np.float64)
         self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)

@@ -27,7 +27,6 @@ from weightboost.boosting.core import BoostingClassifier
 from weightboost.boosting.variants import adaboost_alpha
 from weightboost.stumps import DecisionStump, StumpData, prepare_stumps
 from weightboost.stumps.graph import SCALINGS
-from weightboost.stumps.search import OBJECTIVES
 
 
 def offset_term(theta: float) -> float:
@@ -86,8 +85,6 @@ class RegBoost(BoostingClassifier):
         if self.graph_scaling not in SCALINGS:
             raise ValueError(f"graph_scaling must be one of {SCALINGS}, "
                              f"got {self.graph_scaling!r}")
-        if self.objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
 
     def _base(self):
         return DecisionStump(lam=self.lam, objective=self.objective)

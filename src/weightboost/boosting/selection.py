@@ -89,21 +89,22 @@ class InnerCV(ClassifierMixin, BaseEstimator):
             setattr(self, name, getattr(self.best_estimator_, name))
         return self
 
-    def decision_function(self, X):
+    def _best(self):
+        """The refit that every prediction is delegated to."""
         check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
+        return self.best_estimator_
+
+    def decision_function(self, X):
+        return self._best().decision_function(X)
 
     def staged_decision_function(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.staged_decision_function(X)
+        return self._best().staged_decision_function(X)
 
     def predict(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
+        return self._best().predict(X)
 
     def staged_predict(self, X):
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.staged_predict(X)
+        return self._best().staged_predict(X)
 
     def __sklearn_tags__(self):
         return booster_tags(super().__sklearn_tags__())

@@ -214,15 +214,14 @@ def _mean_curve(curve, reading, dataset, noise, algorithm):
 
 
 def summarise(folds: pd.DataFrame, order) -> pd.DataFrame:
-    from weightboost.experiment.tables import order_rows
+    from weightboost.experiment.tables import order_rows, sample_sd
 
     grouped = folds.assign(gap=folds.test_error - folds.train_error).groupby(
         ["reading", "dataset", "noise", "algorithm"], sort=False)
     summary = grouped.agg(
         n_folds=("test_error", "size"), train_error_mean=("train_error", "mean"),
         test_error_mean=("test_error", "mean"),
-        test_error_sd=("test_error", lambda e: float(np.std(e, ddof=1)) if len(e) > 1
-                       else float("nan")),
+        test_error_sd=("test_error", sample_sd),
         gap_mean=("gap", "mean"), distinct_stumps_mean=("distinct_stumps", "mean"),
         rounds_mean=("rounds", "mean"), lam_median=("lam", "median")).reset_index()
     return order_rows(summary, order)[SUMMARY_COLUMNS]

@@ -50,13 +50,17 @@ def combine_folds(cell_frames, datasets, algorithms) -> pd.DataFrame:
     return order_rows(frame, uci_order(datasets, algorithms, "repeat", "fold"))
 
 
+def sample_sd(values) -> float:
+    """The sample standard deviation (ddof 1) of a group of fold errors; NaN for one fold."""
+    return float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")
+
+
 def error_summary(folds: pd.DataFrame, keys, count: str) -> pd.DataFrame:
     """Per group of ``keys`` (in order of appearance): the number of fold rows (column
     ``count``), mean and sample sd of the error, mean rounds."""
     grouped = folds.groupby(keys, sort=False)
     return grouped.agg(**{count: ("error", "size")}, error_mean=("error", "mean"),
-                       error_sd=("error", lambda e: float(np.std(e, ddof=1))
-                                 if len(e) > 1 else float("nan")),
+                       error_sd=("error", sample_sd),
                        rounds_mean=("rounds", "mean")).reset_index()
 
 

@@ -79,7 +79,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         """Fit on prepared candidates; ``signed`` labels in {-1, 1} of the labelled rows."""
         self.classes_ = np.array([-1.0, 1.0]) if classes is None else classes
         self.n_features_in_ = data.X.shape[1]
-        c, edge, admissible, outputs = scan(data, weights, signed, self.lam, self.objective)
+        c, feature, edge, admissible, outputs = scan(data, weights, signed, self.lam,
+                                                     self.objective)
         self.n_admissible_, self.n_candidates_ = admissible, data.n_candidates
         if c < 0:  # no threshold anywhere: the constant stump of the weighted majority
             total = float(np.dot(weights, signed))
@@ -87,7 +88,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             self.polarity_ = -1 if total >= 0 else 1  # x_j > inf never holds: output is -s
             self.edge_, self.penalty_ = abs(total) / float(np.sum(weights)), 0.0
         else:
-            self.feature_ = int(np.searchsorted(data.offsets, c, side="right") - 1)
+            self.feature_ = feature
             self.threshold_ = float(data.threshold[c])
             self.polarity_ = 1 if edge >= 0 else -1
             self.edge_, self.penalty_ = abs(edge), float(data.penalty[c])

@@ -126,11 +126,45 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
 
 
 @njit(cache=True)
+def _prefix_sums(order, wy, first, width, prefix):
+    """prefix[k, p]: the sum of ``wy`` over the first p + 1 points of feature first + k in
+    sorted order, for ``width`` ≤ 4 features. Four features share one pass, so that four
+    independent additions are in flight instead of one chain (same order per feature)."""
+    n = order.shape[1]
+    if width == 4:
+        a0 = a1 = a2 = a3 = 0.0
+        for p in range(n):
+            a0 += wy[order[first, p]]
+            a1 += wy[order[first + 1, p]]
+            a2 += wy[order[first + 2, p]]
+            a3 += wy[order[first + 3, p]]
+            prefix[0, p] = a0
+            prefix[1, p] = a1
+            prefix[2, p] = a2
+            prefix[3, p] = a3
+    else:
+        for k in range(width):
+            acc = 0.0
+            for p in range(n):
+                acc += wy[order[first + k, p]]
+                prefix[k, p] = acc
+
+
+@njit(cache=True)
+def _log_r2(a, theta):
+    """log R2 of an admissible candidate with |γ| = a and offset θ (module docstring)."""
+    if a >= 1.0:
+        return -np.inf
+    return 0.5 * ((1.0 + theta) * math.log((1.0 + a) / (1.0 + theta))
+                  + (1.0 - theta) * math.log((1.0 - a) / (1.0 - theta)))
+
+
+@njit(cache=True)
 def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
-    """(chosen candidate or -1, its edge γ of polarity +1, admissible count, the chosen
-    stump's outputs on the labelled points) for the ``weights`` of the labelled points;
-    θ_c = offset_scale · penalty[c]. Per feature: the prefix sums of w·y in sorted order, then
-    every candidate's edge from them."""
+    """(chosen candidate or -1, its feature, its edge γ of polarity +1, admissible count, the
+    chosen stump's outputs on the labelled points) for the ``weights`` of the labelled points;
+    θ_c = offset_scale · penalty[c]. Every candidate's edge from the prefix sums of w·y in
+    sorted order, then the scores in one pass (the first maximum wins a tie)."""
     d, n = order.shape
     n_labelled = weights.shape[0]
     wy = np.zeros(n)
@@ -141,40 +175,37 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     for i in range(n_labelled):
         wy[i] = weights[i] * labels[i] / total_weight
         total += wy[i]
-    prefix = np.empty(n)
-    best1, best1_score, best1_edge = -1, -np.inf, 0.0
-    best2, best2_score, best2_edge = -1, np.inf, 0.0
-    admissible = 0
-    for j in range(d):
-        acc = 0.0
-        for p in range(n):
-            acc += wy[order[j, p]]
-            prefix[p] = acc
-        for c in range(offsets[j], offsets[j + 1]):
-            edge = total - 2.0 * prefix[split[c]]
-            score = abs(edge) - offset_scale * penalty[c]
-            admissible += score > 0.0
-            if score > best1_score:
-                best1, best1_score, best1_edge = c, score, edge
-        if not use_r2:
-            continue
-        for c in range(offsets[j], offsets[j + 1]):  # R2: only admissible candidates
-            edge = total - 2.0 * prefix[split[c]]
-            a = abs(edge)
+    m = split.shape[0]
+    edges = np.empty(m)
+    prefix = np.empty((4, n))
+    for first in range(0, d, 4):
+        width = min(4, d - first)
+        _prefix_sums(order, wy, first, width, prefix)
+        for k in range(width):
+            row = prefix[k]
+            for c in range(offsets[first + k], offsets[first + k + 1]):
+                edges[c] = total - 2.0 * row[split[c]]
+    chosen, best_score, admissible = -1, -np.inf, 0
+    for c in range(m):
+        score = abs(edges[c]) - offset_scale * penalty[c]
+        admissible += score > 0.0
+        if score > best_score:
+            chosen, best_score = c, score
+    if use_r2:  # R2: the best admissible candidate, if any (else R1's choice)
+        best_r2, best_value = -1, np.inf
+        for c in range(m):
+            a = abs(edges[c])
             theta = offset_scale * penalty[c]
             if a > theta and theta < 1.0:
-                if a >= 1.0:
-                    value = -np.inf
-                else:
-                    value = 0.5 * ((1.0 + theta) * math.log((1.0 + a) / (1.0 + theta))
-                                   + (1.0 - theta) * math.log((1.0 - a) / (1.0 - theta)))
-                if value < best2_score:
-                    best2, best2_score, best2_edge = c, value, edge
-    chosen, edge = best1, best1_edge
-    if use_r2 and best2 >= 0:
-        chosen, edge = best2, best2_edge
+                value = _log_r2(a, theta)
+                if value < best_value:
+                    best_r2, best_value = c, value
+        if best_r2 >= 0:
+            chosen = best_r2
     outputs = np.empty(n_labelled)
+    feature, edge = -1, 0.0
     if chosen >= 0:
+        edge = edges[chosen]
         feature = 0
         while offsets[feature + 1] <= chosen:
             feature += 1
@@ -185,16 +216,16 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
             i = row[p]
             if i < n_labelled:
                 outputs[i] = -sign if p <= split[chosen] else sign
-    return chosen, edge, admissible, outputs
+    return chosen, feature, edge, admissible, outputs
 
 
 def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
-         objective: str) -> tuple[int, float, int, np.ndarray]:
-    """The chosen candidate (-1: none, every feature constant), its edge for polarity +1, the
-    number of admissible candidates and the chosen stump's outputs on the labelled points
-    (undefined when none was chosen)."""
-    c, edge, admissible, outputs = _scan(data.order, data.offsets, data.split, data.penalty,
+         objective: str) -> tuple[int, int, float, int, np.ndarray]:
+    """The chosen candidate (-1: none, every feature constant), its feature, its edge for
+    polarity +1, the number of admissible candidates and the chosen stump's outputs on the
+    labelled points (undefined when none was chosen)."""
+    c, feature, edge, admissible, outputs = _scan(data.order, data.offsets, data.split, data.penalty,
                                          np.ascontiguousarray(weights, dtype=np.float64),
                                          np.ascontiguousarray(labels, dtype=np.float64),
                                          2.0 * float(lam), objective == "R2")
-    return int(c), float(edge), int(admissible), outputs
+    return int(c), int(feature), float(edge), int(admissible), outputs
