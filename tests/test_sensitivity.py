@@ -9,6 +9,7 @@ import pytest
 
 from conftest import run_snakemake
 from weightboost.errors import ConfigError
+from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 from weightboost.experiment.sensitivity import (cell_jobs, cell_name, check_study,
                                                 parse_cell_name, plan, readings, resolve_spec,
                                                 study_folds, study_timing)
@@ -263,6 +264,44 @@ def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):
     refused = run_snakemake(copy_dir, config, "sensitivity", "-n")
     assert refused.returncode != 0
     assert "reuters_f1.csv is not the table recorded" in refused.stdout + refused.stderr
+
+
+def test_sensitivity_report_alone_rebuilds_from_the_committed_tables(study_run, tmp_path):
+    # a fresh clone has the study's tables and record but no cell: `snakemake
+    # sensitivity_report` rebuilds the page from them alone, checked against the record's
+    # digests; tables of other code are named at the top of the page
+    import json
+    import shutil
+
+    workdir, config = study_run
+    record = json.loads((workdir / "results/sensitivity.provenance.json").read_text())
+    assert record["tables"] == ["sensitivity/folds.csv", "sensitivity/summary.csv",
+                                "sensitivity/timing.csv"]
+    assert record["code_sha256"] == package_digest(*TABLE_SET_CODE["sensitivity"])
+    assert [s["stage"] for s in record["stages"]] == ["sensitivity_cell"]
+    cells = len(list((workdir / "results/cells/sensitivity").rglob("reps*.csv")))
+    assert record["stages"][0]["jobs"] == cells
+    copy_dir = tmp_path / "copy"
+    shutil.copytree(workdir, copy_dir, ignore=shutil.ignore_patterns(".snakemake"))
+    for stale in ("results/cells", "data", "benchmarks"):
+        shutil.rmtree(copy_dir / stale)
+    (copy_dir / "reports/sensitivity.md").unlink()
+    # the record of tables computed by other code: the page says so before anything else
+    recorded = copy_dir / "results/sensitivity.provenance.json"
+    recorded.write_text(json.dumps({**record, "code_sha256": "0" * 64}))
+    rebuilt = run_snakemake(copy_dir, config, "sensitivity_report")
+    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
+    assert "sensitivity_cell" not in rebuilt.stderr and "uci_cell" not in rebuilt.stderr
+    page = (copy_dir / "reports/sensitivity.md").read_text()
+    lead = page.split("\n\n")[1]
+    assert lead.startswith("Not computed by the code installed now: sensitivity/folds.csv")
+    assert "reuters_f1.csv" not in lead  # the Reuters tables are this code's
+    assert "## Provenance" in page and "| sensitivity/folds.csv" in page
+    summary = copy_dir / "results/sensitivity/summary.csv"
+    summary.write_text(summary.read_text().replace("\n", "\n# edited\n", 1))
+    refused = run_snakemake(copy_dir, config, "sensitivity_report", "-n")
+    assert refused.returncode != 0
+    assert "summary.csv is not the table recorded" in refused.stdout + refused.stderr
 
 
 def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():

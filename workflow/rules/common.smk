@@ -382,15 +382,12 @@ def set_files(kind):
     return files | {f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"}
 
 
-REPORT_TABLES = {name: path for kind in REPORT_SETS for name, path in set_files(kind).items()}
-
-
-REPORT_RULES = ("report", "regboost_report")
+REPORT_RULES = ("report", "regboost_report", "sensitivity_report")
 
 
 def report_only():
-    """Whether the command asks for reports alone (`snakemake report`, `snakemake
-    regboost_report`, or files under REPORTS). Existing result tables are then read as they
+    """Whether the command asks for reports alone (`snakemake report`, `regboost_report`,
+    `sensitivity_report`, or files under REPORTS). Existing result tables are then read as they
     are: a fresh clone has the committed tables but not the cells and data they came from,
     which Snakemake would otherwise recompute first (`snakemake all` still does)."""
     targets = [str(t) for t in workflow.dag_settings.targets or ()]
@@ -398,33 +395,34 @@ def report_only():
                                  for t in targets)
 
 
-def as_given(kind):
-    """Whether a report reads the table set ``kind`` as it is (reports alone are asked for, and
-    all its files exist) rather than as an input that Snakemake brings up to date: a set with
-    a missing file is computed, the others are read as they are."""
-    return report_only() and not forced(kind) and all(
+def as_given(kind, always=False):
+    """Whether a report reads the table set ``kind`` as it is (reports alone are asked for, or
+    ``always``, and all its files exist) rather than as an input that Snakemake brings up to
+    date: a set with a missing file is computed, the others are read as they are."""
+    return (always or report_only()) and not forced(kind) and all(
         Path(p).exists() for p in set_files(kind).values())
 
 
-def report_inputs(kinds):
+def report_inputs(kinds, always=()):
     """Input function of a report: the files of the sets of ``kinds`` that are not read as
-    given, once every set is known to match the config and its record."""
+    given (those of ``always`` are, whenever they exist), once every set is known to match
+    the config and its record."""
 
     def inputs(wildcards):
         for kind in kinds:
             verify_table_set(kind)
-        return {name: path for kind in kinds if not as_given(kind)
+        return {name: path for kind in kinds if not as_given(kind, kind in always)
                 for name, path in set_files(kind).items()}
 
     return inputs
 
 
-def given_digests(kinds):
+def given_digests(kinds, always=()):
     """Params function: the SHA-256 of the files of the sets read as given (a params trigger:
     a changed table still reruns the report although it is not an input)."""
 
     def digests(wildcards):
-        return {name: sha256_file(path) for kind in kinds if as_given(kind)
+        return {name: sha256_file(path) for kind in kinds if as_given(kind, kind in always)
                 for name, path in set_files(kind).items()}
 
     return digests
@@ -432,24 +430,6 @@ def given_digests(kinds):
 
 report_tables = report_inputs(REPORT_SETS)
 report_table_digests = given_digests(REPORT_SETS)
-
-
-def reuters_f1_table(wildcards):
-    """The one main-run table the sensitivity report reads (the Reuters claim is decided on the
-    main run's split; the study does not rerun Reuters): read as given when it exists and
-    matches the config and its record, computed first only when it is missing."""
-    path = REPORT_TABLES["reuters_f1"]
-    if not Path(path).exists():
-        return {"f1": path}
-    verify_table_set("reuters")
-    return {}
-
-
-def reuters_f1_digest(wildcards):
-    """The SHA-256 of the Reuters table read as given (a params trigger: a changed table still
-    reruns the sensitivity report)."""
-    path = REPORT_TABLES["reuters_f1"]
-    return sha256_file(path) if Path(path).exists() else None
 
 
 # -- the RegBoost study (workflow/rules/regboost.smk) -------------------------------------------

@@ -5,8 +5,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from weightboost.experiment.provenance import TABLE_SETS
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
+from weightboost.report import provenance
 from weightboost.report.reference import load_reference
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
                                             chosen_c_table, forest_figure, scope_text,
@@ -15,10 +17,12 @@ from weightboost.workflow_support import run_step
 
 
 def main(smk):
+    results = Path(smk.params.results)  # tables read as given are no inputs: read them here
+    study = {Path(name).stem: results / name for name in TABLE_SETS["sensitivity"]}
+    folds, summary, timing = (pd.read_csv(study[k]) for k in ("folds", "summary", "timing"))
+    f1 = pd.read_csv(results / "reuters_f1.csv")
     reference = load_reference(smk.input.reference)
-    folds, summary = pd.read_csv(smk.input.folds), pd.read_csv(smk.input.summary)
-    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary,
-                                     pd.read_csv(smk.params.f1))
+    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, f1)
     write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))
     write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
@@ -26,12 +30,15 @@ def main(smk):
     verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)
     forest_figure(duels, list(dict.fromkeys(verdicts.reading)),
                   Path(smk.output.forest).with_suffix(""))
-    doc = sensitivity_document(summary, pd.read_csv(smk.input.timing), verdicts, duels,
+    doc = sensitivity_document(summary, timing, verdicts, duels,
                                reference, Path(smk.output.beta), scope_text(smk.params.config),
                                beta_table(summary, smk.params.config),
                                beta_duels(folds, summary, smk.params.config),
                                chosen_c_table(folds), Path(smk.output.forest))
     out = Path(smk.output.md).parent
+    provenance.add_section(doc, Path.cwd(), results, smk.params.table_sets,
+                           Path(smk.input.lock), out,
+                           {"sensitivity": smk.params.config["sensitivity"]})
     write_text_atomic(smk.output.md, doc.markdown(out))
     write_text_atomic(smk.output.html, doc.html())
 

@@ -1,9 +1,11 @@
-"""Snakemake job: the sensitivity study's cells into results/sensitivity/{folds,summary,timing}.csv."""
+"""Snakemake job: the sensitivity study's cells into results/sensitivity/{folds,summary,timing}.csv,
+and the record of what they were computed from (sensitivity.provenance.json)."""
 
 from pathlib import Path
 
 import pandas as pd
 
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
 from weightboost.experiment.sensitivity import study_folds, study_summary, study_timing
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
@@ -13,13 +15,15 @@ from weightboost.workflow_support import run_step
 def main(smk):
     plan = pd.DataFrame(smk.params.plan)
     cells = {}
-    for path in map(Path, smk.input):  # .../{cell}/{key}/reps{repeats}.csv
+    for path in map(Path, smk.input.cells):  # .../{cell}/{key}/reps{repeats}.csv
         cells.setdefault(path.parents[1].name, []).append(pd.read_csv(path))
     cells = {name: pd.concat(frames, ignore_index=True) for name, frames in cells.items()}
     folds = study_folds(cells, plan, smk.params.datasets, smk.params.algorithms)
     write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))
     write_bytes_atomic(smk.output.summary, to_csv_bytes(study_summary(folds)))
     write_bytes_atomic(smk.output.timing, to_csv_bytes(study_timing(cells, plan)))
+    write_provenance(smk.output.provenance, smk.params.config, "sensitivity",
+                     input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

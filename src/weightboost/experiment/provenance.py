@@ -34,7 +34,9 @@ MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
               "reuters": ("reuters_f1.csv", "reuters_curves.csv"),
               "regboost": ("regboost/folds.csv", "regboost/summary.csv", "regboost/curves.csv",
-                           "regboost/semi_supervised.csv")}
+                           "regboost/semi_supervised.csv"),
+              "sensitivity": ("sensitivity/folds.csv", "sensitivity/summary.csv",
+                              "sensitivity/timing.csv")}
 # the package code that computes each table set's cells (``package_digest``): every module a
 # cell job loads (as it runs, in its own process), less PLUMBING, which moves bytes and reports
 # errors but computes no value. A module outside the list (sensitivity planning, provenance,
@@ -47,7 +49,8 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   "reuters": _CELL_CODE + ("reuters/corpus.py", "reuters/features.py",
                                            "reuters/nltk_package.py", "reuters/sgml.py",
                                            "reuters/stage.py", "reuters/text.py"),
-                  "regboost": _CELL_CODE + ("experiment/regboost_cells.py", "semi_supervised.py")}
+                  "regboost": _CELL_CODE + ("experiment/regboost_cells.py", "semi_supervised.py"),
+                  "sensitivity": _CELL_CODE}  # the UCI grid's cells under other parameters
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
@@ -97,6 +100,16 @@ def table_inputs(config: dict, kind: str) -> dict:
 
         study = study_section(config)
         return {"regboost": study, "experiment": {"seed": config["experiment"]["seed"]},
+                "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
+                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
+                             for d in study["datasets"]}}
+    if kind == "sensitivity":
+        from weightboost.experiment.sensitivity import study_section, used_algorithms
+
+        study = study_section(config)
+        experiment = config["experiment"]
+        return {"sensitivity": study,
+                "experiment": {k: experiment[k] for k in ("seed", "folds", "rounds")},
                 "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
                 "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
                              for d in study["datasets"]}}

@@ -110,6 +110,14 @@ def readings(study: dict, selected: bool = True) -> dict[str, dict]:
     return out
 
 
+def used_algorithms(study: dict) -> list[str]:
+    """Every config entry the study runs: its algorithms, then those readings replace them with."""
+    entries = list(study["algorithms"])
+    for reading in readings(study).values():
+        entries += list((reading.get("replace") or {}).values())
+    return list(dict.fromkeys(entries))
+
+
 def resolve(config: dict, reading: dict, algorithm: str) -> str:
     """The cell name of ``algorithm`` under ``reading``."""
     algorithms = config["algorithms"]

@@ -113,27 +113,9 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
         for para in Path(notes_path).read_text().split("\n\n"):
             if para.strip() and not para.startswith("#"):
                 doc.paragraph(" ".join(para.split()))
-    doc.heading("Provenance")
-    doc.paragraph(f"Git commit: `{provenance.git_commit(workdir, out)}`.")
-    doc.table(provenance.versions(lock), index=False)
-    if lock is not None:
-        doc.paragraph(provenance.lock_agreement(lock))
-    sets = provenance.table_sets(results)
-    if len(sets):
-        doc.paragraph("The result tables and what they were computed from (`*.provenance.json` "
-                      "beside them; the workflow refuses tables whose config keys differ):")
-        doc.table(sets, index=False)
-    checksums = provenance.input_checksums(workdir, config, results)
-    if len(checksums):
-        doc.paragraph("Input files and their SHA-256 (raw files verified against the pins):")
-        doc.table(checksums, index=False)
-    times = provenance.stage_times(workdir, results)
-    if len(times):
-        doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed):")
-        doc.table(times, index=False)
-    doc.paragraph("Configuration used:")
-    doc.paragraph("`" + json.dumps({k: config[k] for k in ("experiment", "reuters_study")
-                                    if k in config}) + "`")
+    provenance.add_section(doc, workdir, results, provenance.WEIGHTBOOST, lock, out,
+                           {k: config[k] for k in ("experiment", "reuters_study") if k in config},
+                           config)
 
     write_text_atomic(out / "report.md", doc.markdown(out))
     write_text_atomic(out / "report.html", doc.html())

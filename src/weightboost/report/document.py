@@ -27,6 +27,10 @@ class Document:
     def paragraph(self, text):
         self.blocks.append(("paragraph", text))
 
+    def lead(self, text):
+        """A paragraph before everything added so far (right under the title)."""
+        self.blocks.insert(0, ("paragraph", text))
+
     def bullets(self, items):
         self.blocks.append(("bullets", list(items)))
 

@@ -92,8 +92,11 @@ def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
                      "config sha256": record["config_sha256"][:16],
                      "code sha256": record["code_sha256"][:16],
                      "code now": "same" if same else "differs",
-                     "combined on": platform_summary(record.get("platform"))})
-    return pd.DataFrame(rows)
+                     "combined on": platform_summary(record.get("platform")),
+                     "note": record.get("note", "")})
+    frame = pd.DataFrame(rows)
+    return frame if frame.get("note", pd.Series(dtype=str)).any() else frame.drop(
+        columns="note", errors="ignore")
 
 
 def input_checksums(workdir: Path, config: dict | None = None,
@@ -144,3 +147,35 @@ def stage_times(workdir: Path, results: Path | None = None, kinds=WEIGHTBOOST) -
         rows.append({"stage": rule_dir.stem, "jobs": len(files),
                      "job seconds": round(seconds, 1)})
     return pd.DataFrame(rows, columns=STAGE_COLUMNS)
+
+
+def add_section(doc, workdir: Path, results: Path, kinds, lock: Path | None, out: Path,
+                configuration: dict, config: dict | None = None) -> None:
+    """A report's Provenance section: the commit, the package versions against the lock, the
+    records of the table sets ``kinds`` (with whether their code is the code installed now),
+    the inputs' checksums, the time per stage and the ``configuration`` the report shows."""
+    sets = table_sets(results, kinds)
+    if len(sets) and (sets["code now"] == "differs").any():
+        stale = sets[sets["code now"] == "differs"]
+        doc.lead("Not computed by the code installed now: " + "; ".join(stale.tables) + " ("
+                 "the package code of their cells has changed since; see Provenance). The "
+                 "numbers are those of the tables' own code; recompute them to see this code's.")
+    doc.heading("Provenance")
+    doc.paragraph(f"Git commit: `{git_commit(Path(workdir), out)}`.")
+    doc.table(versions(lock), index=False)
+    if lock is not None:
+        doc.paragraph(lock_agreement(lock))
+    if len(sets):
+        doc.paragraph("The result tables and what they were computed from (`*.provenance.json` "
+                      "beside them; the workflow refuses tables whose config keys differ):")
+        doc.table(sets, index=False)
+    checksums = input_checksums(Path(workdir), config, results, kinds)
+    if len(checksums):
+        doc.paragraph("Input files and their SHA-256 (raw files verified against the pins):")
+        doc.table(checksums, index=False)
+    times = stage_times(Path(workdir), results, kinds)
+    if len(times):
+        doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed):")
+        doc.table(times, index=False)
+    doc.paragraph("Configuration used:")
+    doc.paragraph("`" + json.dumps(configuration) + "`")

@@ -364,20 +364,7 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
         "labelled ones only. Baselines on the same graph: Belkin & Niyogi's Laplacian "
         "eigenvector classifier and scikit-learn's label spreading.")
     doc.table(semi_table(semi, reference), index=False)
-    doc.heading("Provenance")
-    doc.paragraph(f"Git commit: `{provenance.git_commit(Path(workdir), out)}`.")
-    doc.table(provenance.versions(lock), index=False)
-    sets = provenance.table_sets(results, KINDS)
-    if len(sets):
-        doc.table(sets, index=False)
-    checksums = provenance.input_checksums(Path(workdir), None, results, KINDS)
-    if len(checksums):
-        doc.table(checksums, index=False)
-    times = provenance.stage_times(Path(workdir), results, KINDS)
-    if len(times):
-        doc.paragraph("Time per stage (job seconds, summed):")
-        doc.table(times, index=False)
-    doc.paragraph("Configuration used: `" + json.dumps(study) + "`")
+    provenance.add_section(doc, Path(workdir), results, KINDS, lock, out, study)
     write_text_atomic(out / "regboost.md", doc.markdown(out))
     write_text_atomic(out / "regboost.html", doc.html())
     return checked
