@@ -3,7 +3,6 @@ each figure as PNG and SVG, and the claims as CSV."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np

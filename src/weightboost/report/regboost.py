@@ -5,7 +5,6 @@ semi-supervised experiment with its baselines, and the provenance of the tables.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
