@@ -239,7 +239,7 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     assert "| claim | dataset | comparison | difference (points) | 95 % interval | p |" in section
     assert "| duel |" not in section and "WeightBoost − AdaBoost" in section
     html = (workdir / "reports/sensitivity.html").read_text()
-    assert html.count("data:image/png;base64,") == 2
+    assert html.count("data:image/png;base64,") == 3  # forest, noise and β figures
 
 
 def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):
@@ -336,6 +336,34 @@ def test_beta_table_averages_the_swept_learner_over_datasets_beside_adaboost(mai
     assert table.loc["WeightBoost β=0.5", "20 % noise"] == 21.0
     assert table.loc["AdaBoost (primary)", "0 % noise"] == 31.0
     assert beta_table(pd.DataFrame(rows), study_config(main_config, run=["primary"])) is None
+
+
+def test_noise_duels_pair_each_reading_on_its_own_runs_at_every_level():
+    from weightboost.report.sensitivity import noise_duels
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for reading, levels in (("primary", (0.0, 0.2)), ("resample", (0.0,))):
+        for d, shift in (("pima", 0.0), ("wdbc", 0.01), ("cmc", 0.02)):
+            for p in levels:
+                for r in range(2):
+                    for f in range(3):
+                        base = 0.2 + shift + rng.normal(0, 0.01)
+                        # WeightBoost gains 5 points at 20 % noise only; ε-Boost loses 1
+                        for a, e in (("AdaBoost", base), ("WeightBoost", base - 0.25 * p),
+                                     ("EpsilonBoost", base + 0.01)):
+                            rows.append({"reading": reading, "dataset": d, "noise": p,
+                                         "algorithm": a, "repeat": r, "fold": f,
+                                         "n_train": 90, "n_test": 10, "error": e})
+    duels = noise_duels(pd.DataFrame(rows), ["primary", "resample"], ["pima", "wdbc", "cmc"])
+    assert len(duels) == 2 * 2 + 2  # (reading, level) x the two comparisons
+    got = duels.set_index(["reading", "noise", "algorithm"])
+    assert got.loc[("primary", 0.2, "WeightBoost"), "difference"] == pytest.approx(-5.0)
+    assert got.loc[("primary", 0.0, "WeightBoost"), "difference"] == pytest.approx(0.0)
+    assert np.allclose(got.xs("EpsilonBoost", level="algorithm").difference, 1.0)
+    assert (duels.datasets == 3).all() and (duels.versus == "AdaBoost").all()
+    assert (duels.ci_low <= duels.difference + 1e-9).all()
+    assert (duels.difference <= duels.ci_high + 1e-9).all()
 
 
 def test_chosen_c_table_counts_each_training_fold_once():

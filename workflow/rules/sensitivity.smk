@@ -91,6 +91,8 @@ if SENSITIVITY:
                         category="Figures"),
             forest=report(f"{REPORTS}/figures/sensitivity_forest.png",
                           caption="../report/forest.rst", category="Figures"),
+            noise=report(f"{REPORTS}/figures/sensitivity_noise.png",
+                         caption="../report/sensitivity_noise.rst", category="Figures"),
             md=f"{REPORTS}/sensitivity.md",
             html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),

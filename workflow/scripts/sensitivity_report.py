@@ -10,9 +10,11 @@ from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import provenance
 from weightboost.report.reference import load_reference
+from weightboost.experiment.sensitivity import readings, study_section
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
-                                            chosen_c_table, forest_figure, scope_text,
-                                            sensitivity_document, verdict_tables)
+                                            chosen_c_table, forest_figure, noise_duels,
+                                            noise_figure, scope_text, sensitivity_document,
+                                            verdict_tables)
 from weightboost.workflow_support import run_step
 
 
@@ -30,11 +32,16 @@ def main(smk):
     verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)
     forest_figure(duels, list(dict.fromkeys(verdicts.reading)),
                   Path(smk.output.forest).with_suffix(""))
+    study = study_section(smk.params.config)
+    unswept = [name for name, r in readings(study).items() if "sweep" not in r]
+    noise_figure(noise_duels(folds, unswept, study["datasets"]),
+                 Path(smk.output.noise).with_suffix(""))
     doc = sensitivity_document(summary, timing, verdicts, duels,
                                reference, Path(smk.output.beta), scope_text(smk.params.config),
                                beta_table(summary, smk.params.config),
                                beta_duels(folds, summary, smk.params.config),
-                               chosen_c_table(folds), Path(smk.output.forest))
+                               chosen_c_table(folds), Path(smk.output.forest),
+                               Path(smk.output.noise))
     out = Path(smk.output.md).parent
     provenance.add_section(doc, Path.cwd(), results, smk.params.table_sets,
                            Path(smk.input.lock), out,
