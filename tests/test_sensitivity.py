@@ -165,7 +165,8 @@ def study_run(tmp_path_factory, main_config):
                             "algorithms": ["AdaBoost", "WeightBoost"]}
     config["reuters_study"] = {**config["reuters_study"], "categories": ["earn"],
                                "algorithms": ["AdaBoost", "WeightBoost"],
-                               "rounds": 3, "cv_folds": 2, "paper_rounds": {}}
+                               "rounds": 3, "cv_folds": 2,
+                               "paper_rounds": {"AdaBoost": 2, "WeightBoost": 3}}
     workdir = tmp_path_factory.mktemp("study")
     result = run_snakemake(workdir, config, "sensitivity", "experiments")
     assert result.returncode == 0, result.stderr[-4000:]
@@ -302,6 +303,69 @@ def test_sensitivity_report_alone_rebuilds_from_the_committed_tables(study_run, 
     refused = run_snakemake(copy_dir, config, "sensitivity_report", "-n")
     assert refused.returncode != 0
     assert "summary.csv is not the table recorded" in refused.stdout + refused.stderr
+
+
+def test_reuters_plan_runs_a_resampling_cell_once_per_seed_and_the_others_once(main_config):
+    from weightboost.experiment.sensitivity import reuters_plan
+
+    config = study_config(main_config, reuters={"seeds": 3})
+    config["reuters_study"] = {**config["reuters_study"],
+                               "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
+    config["sensitivity"]["readings"]["constant_mean"]["repeats"] = 2
+    config["sensitivity"]["readings"]["resample_few"] = {"params": {"sampling": "resample"},
+                                                         "repeats": 2}
+    table = reuters_plan(config)
+    runs = table.groupby(["reading", "algorithm"]).repeat.nunique()
+    assert runs["resample", "AdaBoost"] == 3 and runs["resample", "WeightBoost"] == 3
+    assert runs["resample_few", "AdaBoost"] == 2  # at most the reading's own repeats
+    assert runs["resample", "C4.5"] == 1 and runs["constant_mean", "WeightBoost"] == 1
+    resampled = table[(table.reading == "resample") & (table.algorithm == "AdaBoost")]
+    assert resampled.cell.str.startswith("AdaBoost~random_state=").all()
+    assert resampled.cell.str.endswith(",sampling=resample").all()
+    assert resampled.cell.nunique() == 3
+    # seed r is the same for both boosters and for every reading that resamples
+    seeds = table.assign(seed=table.cell.str.extract(r"random_state=(\d+)")[0]).dropna()
+    assert (seeds.groupby("repeat").seed.nunique() == 1).all()
+    primary = table[table.reading == "primary"]
+    assert list(primary.cell) == ["C4.5", "AdaBoost", "WeightBoost"]  # the main run's cells
+    assert reuters_plan(study_config(main_config)).empty  # no section: no Reuters rerun
+
+
+@pytest.fixture(scope="module")
+def reuters_study_run(study_run, tmp_path_factory):
+    # the study of study_run, now rerunning Reuters under every reading on two seeds
+    import shutil
+
+    workdir, config = study_run
+    config = copy.deepcopy(config)
+    config["sensitivity"]["reuters"] = {"seeds": 2}
+    copy_dir = tmp_path_factory.mktemp("reuters_study") / "work"
+    shutil.copytree(workdir, copy_dir, ignore=shutil.ignore_patterns(".snakemake"))
+    result = run_snakemake(copy_dir, config, "sensitivity")
+    assert result.returncode == 0, result.stderr[-4000:]
+    return copy_dir, config, result
+
+
+def test_reuters_claim_has_a_verdict_under_every_reading(reuters_study_run):
+    workdir, config, result = reuters_study_run
+    f1 = pd.read_csv(workdir / "results/sensitivity/reuters_f1.csv")
+    assert list(f1.columns) == ["reading", "repeat", "category", "algorithm", "cell", "t_rule",
+                                "T", "precision", "recall", "f1", "rounds"]
+    assert f1.groupby("reading").repeat.nunique().to_dict() == {
+        "primary": 1, "resample": 2, "constant_mean": 1, "beta=0": 1, "beta=0.5": 1}
+    # the primary reading's Reuters cells are the main run's: no job recomputed them
+    main = pd.read_csv(workdir / "results/reuters_f1.csv")
+    primary = f1[f1.reading == "primary"]
+    np.testing.assert_array_equal(primary.f1.to_numpy(), main.f1.to_numpy())
+    # resample: 2 boosters x 2 seeds; constant_mean and beta=0: WeightBoost; beta=0.5 is the
+    # primary WeightBoost
+    assert result.stderr.count("rule reuters_cell:") == 2 * 2 + 1 + 1
+    assert (workdir / "results/sensitivity_reuters.provenance.json").exists()
+    verdicts = pd.read_csv(workdir / "reports/tables/verdicts.csv")
+    reuters = verdicts[verdicts.claim == "table3_reuters"]
+    assert reuters.holds.notna().all() and len(reuters) == 5
+    page = (workdir / "reports/sensitivity.md").read_text()
+    assert "## Reuters across seeds" in page and "resample: WeightBoost − AdaBoost" in page
 
 
 def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():

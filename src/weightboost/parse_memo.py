@@ -2,7 +2,7 @@
 
 Parsing the Snakefile checks every configured learner's parameters (``config.check_learners``)
 and plans the sensitivity study, whose cell names need the learners' default parameters
-(``experiment.sensitivity.plan``), and so does the RegBoost study's plan
+(``experiment.sensitivity.plan`` and ``reuters_plan``), and so does the RegBoost study's plan
 (``experiment.regboost.plan``). They import the learner classes, and with them scikit-learn
 and SciPy's statistics: a dry run of the tiny test config takes 5.6-5.9 CPU-seconds, 3.4-3.8
 once its answers are remembered. They depend only on the config sections ``SECTIONS``, the
@@ -22,7 +22,7 @@ from typing import Callable
 
 from weightboost.fileio import write_text_atomic
 
-SECTIONS = ("algorithms", "experiment", "sensitivity", "regboost")
+SECTIONS = ("algorithms", "experiment", "sensitivity", "regboost", "reuters_study")
 CODE = ("c45", "boosting", "stumps", "config.py", "semi_supervised.py", "experiment/learners.py",
         "experiment/protocol.py", "experiment/regboost.py", "experiment/regboost_cells.py",
         "experiment/sensitivity.py", "parse_memo.py")

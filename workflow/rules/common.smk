@@ -26,7 +26,7 @@ from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
 from weightboost.experiment import regboost as regboost_study
-from weightboost.experiment.sensitivity import resolve_spec
+from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
 
 try:
     check_config(config)
@@ -367,8 +367,11 @@ REUTERS_CELLS = reuters_cells(REUTERS_CELL)
 def reuters_cell_arguments(wildcards, input, output):
     """The job arguments of a Reuters cell."""
     check_key(wildcards, reuters_key(wildcards.algorithm))
+    # a sensitivity cell (`WeightBoost~sampling=resample,...`) runs as its entry: the paper's T
+    # (`paper_rounds`) is the entry's under every reading
     return job_arguments(matrices=input.matrices, stats=input.stats, category=wildcards.category,
-                         algorithm=wildcards.algorithm, spec=algorithm_spec(wildcards),
+                         algorithm=parse_cell_name(wildcards.algorithm)[0],
+                         spec=algorithm_spec(wildcards),
                          study=reuters_protocol(),
                          f1_output=output.f1, curve_output=output.curve)
 

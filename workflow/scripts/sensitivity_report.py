@@ -13,8 +13,8 @@ from weightboost.report.reference import load_reference
 from weightboost.experiment.sensitivity import readings, study_section
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
                                             chosen_c_table, forest_figure, noise_duels,
-                                            noise_figure, scope_text, sensitivity_document,
-                                            verdict_tables)
+                                            noise_figure, reuters_seed_tests, scope_text,
+                                            sensitivity_document, verdict_tables)
 from weightboost.workflow_support import run_step
 
 
@@ -22,9 +22,10 @@ def main(smk):
     results = Path(smk.params.results)  # tables read as given are no inputs: read them here
     study = {Path(name).stem: results / name for name in TABLE_SETS["sensitivity"]}
     folds, summary, timing = (pd.read_csv(study[k]) for k in ("folds", "summary", "timing"))
-    f1 = pd.read_csv(results / "reuters_f1.csv")
+    study_f1 = pd.read_csv(smk.params.study_f1) if smk.params.study_f1 else None
+    f1 = None if study_f1 is not None else pd.read_csv(results / "reuters_f1.csv")
     reference = load_reference(smk.input.reference)
-    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, f1)
+    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, f1, study_f1)
     write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))
     write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
@@ -41,7 +42,9 @@ def main(smk):
                                beta_table(summary, smk.params.config),
                                beta_duels(folds, summary, smk.params.config),
                                chosen_c_table(folds), Path(smk.output.forest),
-                               Path(smk.output.noise))
+                               Path(smk.output.noise),
+                               None if study_f1 is None else reuters_seed_tests(study_f1,
+                                                                                reference))
     out = Path(smk.output.md).parent
     provenance.add_section(doc, Path.cwd(), results, smk.params.table_sets,
                            Path(smk.input.lock), out,

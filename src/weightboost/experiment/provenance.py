@@ -36,7 +36,8 @@ TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
               "regboost": ("regboost/folds.csv", "regboost/summary.csv", "regboost/curves.csv",
                            "regboost/semi_supervised.csv"),
               "sensitivity": ("sensitivity/folds.csv", "sensitivity/summary.csv",
-                              "sensitivity/timing.csv")}
+                              "sensitivity/timing.csv"),
+              "sensitivity_reuters": ("sensitivity/reuters_f1.csv",)}
 # the package code that computes each table set's cells (``package_digest``): every module a
 # cell job loads (as it runs, in its own process), less PLUMBING, which moves bytes and reports
 # errors but computes no value. A module outside the list (sensitivity planning, provenance,
@@ -51,6 +52,7 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                                            "reuters/stage.py", "reuters/text.py"),
                   "regboost": _CELL_CODE + ("experiment/regboost_cells.py", "semi_supervised.py"),
                   "sensitivity": _CELL_CODE}  # the UCI grid's cells under other parameters
+TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
@@ -106,13 +108,22 @@ def table_inputs(config: dict, kind: str) -> dict:
     if kind == "sensitivity":
         from weightboost.experiment.sensitivity import study_section, used_algorithms
 
-        study = study_section(config)
+        study = {k: v for k, v in study_section(config).items() if k != "reuters"}
         experiment = config["experiment"]
         return {"sensitivity": study,
                 "experiment": {k: experiment[k] for k in ("seed", "folds", "rounds")},
                 "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
                 "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
                              for d in study["datasets"]}}
+    if kind == "sensitivity_reuters":
+        from weightboost.experiment.sensitivity import (parse_cell_name, reuters_plan,
+                                                       study_section)
+
+        entries = dict.fromkeys(parse_cell_name(c)[0] for c in reuters_plan(config).cell)
+        study = {k: v for k, v in study_section(config).items()
+                 if k not in ("datasets", "noise_levels", "algorithms")}  # the UCI grid's
+        return {**table_inputs(config, "reuters"), "sensitivity": study,
+                "algorithms": {a: config["algorithms"][a] for a in entries}}
     if kind == "reuters":
         study = config["reuters_study"]
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},

@@ -19,6 +19,14 @@ reading (Weight Decay with C chosen by inner CV) can run on the first repeats on
 comparisons stay paired: repeat r has the same folds and noisy labels in every reading, and
 all the algorithms of a reading are read on the same repeats. One job computes a cell at one
 noise level for the most repeats any reading asks of it.
+
+With ``reuters: {seeds: n}`` the study also reruns the Reuters study (Table 3) under every
+reading (``reuters_plan``): on the fixed ApteMod split the only random choice is a
+resampling booster's draws, so a cell that resamples runs once per seed (its cell name
+carries ``random_state``, seed r from ``experiment.seed``, the same for both boosters so that
+their first-round draws are shared and the seeds pair them), and a deterministic cell once.
+Its cells are the Reuters study's (``results/cells/reuters/...``): the primary reading's are
+the main run's own.
 """
 
 from __future__ import annotations
@@ -54,7 +62,9 @@ def study_section(config: dict) -> dict:
 def format_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))  # exact: a seed of 10 digits must not turn into 2.18444e+09
+    if isinstance(value, float):
         return format(value, "g")
     return str(value)
 
@@ -204,6 +214,8 @@ def check_study(config: dict) -> None:
     rounds = config["experiment"]["rounds"]
     for cell in plan(config).cell.unique():
         check_learner(cell, resolve_spec(known, cell), rounds)
+    for cell in reuters_plan(config).cell.unique():
+        check_learner(cell, resolve_spec(known, cell), config["reuters_study"]["rounds"])
 
 
 def _used(frame: pd.DataFrame, row) -> pd.DataFrame:
@@ -251,3 +263,65 @@ def study_timing(cells: dict[str, pd.DataFrame], table: pd.DataFrame) -> pd.Data
                      "seconds": float(seconds.sum()), "new_cells": used.cell[new.values].nunique(),
                      "new_seconds": float(seconds[new.values].sum())})
     return pd.DataFrame(rows).round(1)
+
+
+REUTERS_PLAN_COLUMNS = ["reading", "algorithm", "cell", "repeat"]
+REUTERS_COLUMNS = ["reading", "repeat", "category", "algorithm", "cell", "t_rule", "T",
+                   "precision", "recall", "f1", "rounds"]
+REUTERS_STREAM = "reuters-sensitivity"  # the seeds' own stream (weightboost.experiment.protocol)
+
+
+def reuters_seeds(study: dict, reading: dict) -> int:
+    """Seeds a resampling Reuters cell runs on under ``reading``: the section's ``seeds``
+    (default: the study's repeats), at most the reading's own ``repeats``."""
+    seeds = int((study.get("reuters") or {}).get("seeds", study["repeats"]))
+    return min(seeds, int(reading.get("repeats", seeds)))
+
+
+def reuters_plan(config: dict) -> pd.DataFrame:
+    """One row per (reading, algorithm of ``reuters_study``, repeat): the Reuters cell it
+    reads; empty when the section has no ``reuters``."""
+    from weightboost.experiment.protocol import learner_seed
+
+    study = study_section(config)
+    rows = []
+    if study.get("reuters"):
+        seed = int(config["experiment"]["seed"])
+        for name, reading in readings(study).items():
+            for algorithm in config["reuters_study"]["algorithms"]:
+                cell = resolve(config, reading, algorithm)
+                if resolve_spec(config["algorithms"], cell)["params"].get("sampling") \
+                        != "resample":
+                    rows.append({"reading": name, "algorithm": algorithm, "cell": cell,
+                                 "repeat": 0})
+                    continue
+                entry, overrides = parse_cell_name(cell)
+                for r in range(reuters_seeds(study, reading)):
+                    state = learner_seed(seed, REUTERS_STREAM, r, 0)
+                    rows.append({"reading": name, "algorithm": algorithm, "repeat": r,
+                                 "cell": cell_name(entry, {**overrides, "random_state": state})})
+    return pd.DataFrame(rows, columns=REUTERS_PLAN_COLUMNS)
+
+
+def study_reuters(cells: dict[str, pd.DataFrame], table: pd.DataFrame, categories,
+                  algorithms) -> pd.DataFrame:
+    """``results/sensitivity/reuters_f1.csv``: every (reading, repeat, algorithm)'s F1 rows
+    (one per category and T rule), from the Reuters cell frames keyed by cell name."""
+    from weightboost.experiment.reuters import T_RULES
+
+    parts = [cells[row.cell].assign(reading=row.reading, repeat=row.repeat,
+                                    algorithm=row.algorithm, cell=row.cell)
+             for row in table.itertuples(index=False)]
+    frame = pd.concat(parts, ignore_index=True)[REUTERS_COLUMNS]
+    order = [("reading", list(dict.fromkeys(table.reading))), ("repeat", None),
+             ("category", categories), ("algorithm", algorithms), ("t_rule", T_RULES)]
+    return order_rows(frame, order)
+
+
+def reuters_means(study_f1: pd.DataFrame, reading: str) -> pd.DataFrame:
+    """A reading's Reuters F1 averaged over its seeds, in the main table's columns (one row
+    per category, algorithm and T rule), for the claims' evaluator."""
+    part = study_f1[study_f1.reading == reading]
+    keys = ["category", "algorithm", "t_rule"]
+    return part.groupby(keys, sort=False, as_index=False)[["T", "precision", "recall", "f1",
+                                                           "rounds"]].mean()

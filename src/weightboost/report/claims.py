@@ -10,7 +10,8 @@ Beside the counts, each dataset gets a paired p-value from a pluggable test (by 
 two-sided Wilcoxon signed-rank test on the per-fold errors of the two algorithms: same folds,
 same noisy labels; with 10 folds its p-values are coarse, at best about 0.002), and each UCI
 duel a p-value across datasets: the Wilcoxon signed-rank test on the per-dataset mean
-differences (Demšar 2006). The Reuters claims rest on one train/test split: no folds to pair.
+differences (Demšar 2006). The Reuters claims rest on one train/test split: no folds to pair
+within a category; their p is the same test across the categories' F1 differences.
 
 The same evaluator checks the RegBoost study's claims (``config/reference/
 wang_kegl2004_table1.yaml``): their duels name a ``metric`` (a column of the folds table, with
@@ -132,7 +133,8 @@ def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon,
         p = across.p_value if across is not None else float("nan")
     elif duel["source"] == "reuters":
         evidence = reuters_duel(f1, duel) if f1 is not None else pd.DataFrame(columns=EVIDENCE)
-        p = float("nan")
+        across = across_datasets(evidence.difference) if len(evidence) else None
+        p = across.p_value if across is not None else float("nan")
     else:
         raise ValueError(f"unknown duel source {duel['source']!r} (uci or reuters)")
     w, t, l = counts(evidence)

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.experiment.sensitivity import PRIMARY, readings, study_section
+from weightboost.experiment.sensitivity import PRIMARY, readings, reuters_means, study_section
 from weightboost.report import claims as claim_checks
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, table2, table4
@@ -64,15 +64,19 @@ def _needed(check, result) -> str:
 
 
 def verdict_tables(config: dict, reference: dict, folds: pd.DataFrame, summary: pd.DataFrame,
-                   f1: pd.DataFrame | None):
+                   f1: pd.DataFrame | None, study_f1: pd.DataFrame | None = None):
+    """The claims under every reading: ``f1`` is the main run's Reuters table (the Reuters
+    claim under the primary reading only), ``study_f1`` the study's own (every reading, F1
+    averaged over the seeds)."""
     study = study_section(config)
     datasets = study["datasets"]
     checks, texts = reference["claim_checks"], reference["claims"]
     verdicts, duels = [], []
     for reading in readings(study):
         part, part_folds = summary[summary.reading == reading], folds[folds.reading == reading]
-        results = claim_checks.evaluate(checks, texts, part, part_folds,
-                                        f1 if reading == PRIMARY else None, datasets,
+        reading_f1 = reuters_means(study_f1, reading) if study_f1 is not None else (
+            f1 if reading == PRIMARY else None)
+        results = claim_checks.evaluate(checks, texts, part, part_folds, reading_f1, datasets,
                                         paired=corrected_p)
         for check, result in zip(checks, results):
             verdicts.append({"claim": check["id"], "reading": reading, "wins": result["wins"],
@@ -284,6 +288,34 @@ def forest_figure(duels: pd.DataFrame, order: list[str], stem: Path) -> list[Pat
     return save(fig, stem)
 
 
+def reuters_seed_tests(study_f1: pd.DataFrame, reference: dict) -> pd.DataFrame | None:
+    """Per reading run on more than one seed, Reuters claim duel and category: the mean F1
+    difference over the seeds (first algorithm minus second) and the paired t-test across the
+    seeds (seed r gives both boosters the same draws at their first round); None when no
+    reading has seeds."""
+    from scipy import stats
+
+    seeded = study_f1.groupby("reading").repeat.nunique()
+    seeded = [r for r in dict.fromkeys(study_f1.reading) if seeded[r] > 1]
+    duels = [d for check in reference["claim_checks"] for d in check["duels"] + check.get(
+        "report", []) if d["source"] == "reuters"]
+    rows = []
+    for reading in seeded:
+        part = study_f1[study_f1.reading == reading]
+        for duel in duels:
+            rule = part[part.t_rule == duel["t_rule"]]
+            wide = rule.pivot_table(index=["category", "repeat"], columns="algorithm",
+                                    values="f1", sort=False)
+            for category, runs in wide.groupby(level="category", sort=False):
+                a, b = runs[duel["algorithm"]].to_numpy(), runs[duel["versus"]].to_numpy()
+                same = np.allclose(a, b)
+                rows.append({"reading": reading, "t_rule": duel["t_rule"], "category": category,
+                             "algorithm": duel["algorithm"], "versus": duel["versus"],
+                             "seeds": len(a), "difference": float(np.mean(a - b)),
+                             "p_value": 1.0 if same else float(stats.ttest_rel(a, b).pvalue)})
+    return pd.DataFrame(rows) if rows else None
+
+
 # the noise figure's comparisons: the paper's (WeightBoost against AdaBoost, Table 4) and the
 # other regularised booster against the same baseline
 NOISE_COMPARISONS = (("WeightBoost", "AdaBoost"), ("EpsilonBoost", "AdaBoost"))
@@ -430,7 +462,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                          scope: str = "", beta: pd.DataFrame | None = None,
                          beta_tests: pd.DataFrame | None = None,
                          chosen_c: pd.DataFrame | None = None,
-                         forest_png: Path | None = None, noise_png: Path | None = None):
+                         forest_png: Path | None = None, noise_png: Path | None = None,
+                         reuters_seeds: pd.DataFrame | None = None):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -453,7 +486,9 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.paragraph("Per claim and reading: win/tie/loss of the claim's first comparison over the "
                   "datasets (mean error over all runs, tie at the paper's 0.1-point precision), "
                   "and whether the claim holds (✓) or not (✗); '—' where the reading has no data "
-                  "for it (the Reuters claim is decided on the main run's split only).")
+                  "for it (without `sensitivity.reuters` the Reuters claim is decided on the "
+                  "main run's split only; with it, on every reading's F1 averaged over its "
+                  "seeds).")
     matrix = verdicts.assign(cell=[
         ("—" if pd.isna(h) else ("✓ " if str(h) == "True" else "✗ ") + f"{w}/{t}/{l}")
         for h, w, t, l in zip(verdicts.holds, verdicts.wins, verdicts.ties, verdicts.losses)])
@@ -487,6 +522,21 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                 "95 % interval": [f"[{lo:+.1f}, {hi:+.1f}]"
                                   for lo, hi in zip(per.ci_low, per.ci_high)],
                 "p": [_p(p) for p in per.p_value]}), index=False)
+    if reuters_seeds is not None:
+        doc.heading("Reuters across seeds")
+        doc.paragraph("Readings that resample run each Reuters cell once per seed (the same "
+                      "seeds for both boosters). Per category: the mean F1 difference over the "
+                      "seeds (first algorithm minus second; positive favours WeightBoost) and "
+                      "the paired t-test across the seeds:")
+        wide = reuters_seeds.assign(value=[
+            f"{d:+.3f} (p={_p(p)})" for d, p in zip(reuters_seeds.difference,
+                                                   reuters_seeds.p_value)])
+        wide = wide.assign(comparison=[f"{a} − {b}, {r} T" for a, b, r in zip(
+            wide.algorithm, wide.versus, wide.t_rule)])
+        table = wide.pivot_table(index="category", columns=["reading", "comparison"],
+                                 values="value", aggfunc="first", sort=False)
+        table.columns = [f"{r}: {c}" for r, c in table.columns]
+        doc.table(table)
     noise = noise_table(summary)
     if noise is not None or noise_png is not None:
         doc.heading("Label noise")
