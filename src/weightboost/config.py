@@ -13,6 +13,7 @@ import yaml
 
 from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError, UnknownDatasetError
+from weightboost.fileio import read_yaml
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
@@ -157,7 +158,7 @@ def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:
     """Turn the spellings a user types on the command line (``--config replace_results=true``:
     Snakemake turns only ``True`` and ``False`` into booleans) into booleans, for the top-level
     keys that the schema types as boolean; other values are left to the schema's error."""
-    properties = yaml.safe_load(Path(schema_path).read_text()).get("properties", {})
+    properties = read_yaml(schema_path).get("properties", {})
     for key, rule in properties.items():
         value = config.get(key)
         if rule.get("type") == "boolean" and isinstance(value, str) \
@@ -170,7 +171,7 @@ def validate_schema(config: dict, schema_path: Path = SCHEMA_PATH) -> None:
     """Validate against the JSON schema, with an error that names the offending key."""
     import jsonschema
 
-    schema = yaml.safe_load(Path(schema_path).read_text())
+    schema = read_yaml(schema_path)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:
@@ -182,7 +183,7 @@ def validate_schema(config: dict, schema_path: Path = SCHEMA_PATH) -> None:
 def load_config(path: str | Path) -> dict:
     path = Path(path)
     try:
-        config = yaml.safe_load(path.read_text())
+        config = read_yaml(path)
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist") from None
     except yaml.YAMLError as exc:

@@ -1,4 +1,4 @@
-"""Checksums and all-or-nothing file writes.
+"""Checksums, all-or-nothing file writes, and YAML reading.
 
 Every output of the pipeline is written to a temporary name in the destination directory and
 renamed into place only when complete, so an interrupted or failing step never leaves a
@@ -85,3 +85,15 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 
 def write_json_atomic(path: str | os.PathLike, obj) -> None:
     write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+
+
+def parse_yaml(text: str):
+    """Safe YAML, by libyaml's parser when PyYAML has it (several times faster than the pure
+    Python one: the workflow reads its schema and configs at every start)."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+def read_yaml(path):
+    return parse_yaml(Path(path).read_text())

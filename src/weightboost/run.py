@@ -109,6 +109,8 @@ def check_configfiles(args: list[str]) -> str | None:
     following word as a config file). None when all is well."""
     import yaml
 
+    from weightboost.fileio import read_yaml
+
     for k, flag in enumerate(args):
         if flag not in ("--configfile", "--configfiles"):
             continue
@@ -123,7 +125,7 @@ def check_configfiles(args: list[str]) -> str | None:
                             "--configfile my.yaml")
                 return f"config file {value} does not exist"
             try:
-                yaml.safe_load(path.read_text())
+                read_yaml(path)
             except yaml.YAMLError as exc:
                 mark = getattr(exc, "problem_mark", None)
                 where = f", line {mark.line + 1}, column {mark.column + 1}" if mark else ""

@@ -31,15 +31,16 @@ the main run's own.
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from weightboost.errors import ConfigError
 from weightboost.experiment.learners import learner_class
 from weightboost.experiment.tables import error_summary, order_rows
+from weightboost.fileio import parse_yaml
 
 SEPARATOR = "~"
 PRIMARY = "primary"
@@ -77,12 +78,19 @@ def cell_name(entry: str, overrides: dict) -> str:
 
 
 def parse_cell_name(name: str) -> tuple[str, dict]:
+    entry, overrides = _parsed_cell_name(name)
+    return entry, dict(overrides)
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed_cell_name(name: str) -> tuple[str, tuple]:
+    """(entry, override items): a workflow's parse resolves each name hundreds of times."""
     entry, _, rest = name.partition(SEPARATOR)
-    overrides = {}
+    overrides = []
     for part in filter(None, rest.split(",")):
         key, _, value = part.partition("=")
-        overrides[key] = yaml.safe_load(value)
-    return entry, overrides
+        overrides.append((key, parse_yaml(value)))
+    return entry, tuple(overrides)
 
 
 def resolve_spec(algorithms: dict, name: str) -> dict:

@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
+from weightboost.fileio import read_yaml
 
 DATASETS = {  # paper row name -> dataset key
     "Ionosphere": "ionosphere", "German": "german", "Pima": "pima",
@@ -21,7 +19,7 @@ DISPLAY = {v: k for k, v in DATASETS.items()}
 
 
 def load_reference(path) -> dict:
-    return yaml.safe_load(Path(path).read_text())
+    return read_yaml(path)
 
 
 def table2(reference: dict) -> dict[tuple[str, str], float]:
