@@ -19,8 +19,8 @@ from weightboost.data.uci import verify_table
 from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE,
                                                TABLE_SETS, check_table_digests,
                                                check_tables, computation_key, dataset_content,
-                                               package_digest, reports_dir, results_dir,
-                                               reuters_content)
+                                               grid_protocol, package_digest, reports_dir,
+                                               results_dir, reuters_content)
 from weightboost import warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
@@ -301,7 +301,7 @@ CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.c
 
 def cell_protocol():
     """Only what every cell depends on: a new noise level or algorithm must not rerun others."""
-    return {k: EXPERIMENT[k] for k in ("seed", "folds", "rounds")}
+    return grid_protocol(config)
 
 
 def grid_key(dataset, algorithm):

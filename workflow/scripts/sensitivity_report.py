@@ -6,11 +6,11 @@ from pathlib import Path
 import pandas as pd
 
 from weightboost.experiment.provenance import TABLE_SETS
+from weightboost.experiment.sensitivity import readings, study_section
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import provenance
 from weightboost.report.reference import load_reference
-from weightboost.experiment.sensitivity import readings, study_section
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
                                             chosen_c_table, forest_figure, noise_duels,
                                             noise_figure, reuters_seed_tests, scope_text,
@@ -23,7 +23,7 @@ def main(smk):
     study = {Path(name).stem: results / name for name in TABLE_SETS["sensitivity"]}
     folds, summary, timing = (pd.read_csv(study[k]) for k in ("folds", "summary", "timing"))
     study_f1 = pd.read_csv(smk.params.study_f1) if smk.params.study_f1 else None
-    f1 = None if study_f1 is not None else pd.read_csv(results / "reuters_f1.csv")
+    f1 = None if study_f1 is not None else pd.read_csv(results / TABLE_SETS["reuters"][0])
     reference = load_reference(smk.input.reference)
     verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, f1, study_f1)
     write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))

@@ -1,12 +1,11 @@
 """Snakemake job: the sensitivity study's cells into results/sensitivity/{folds,summary,timing}.csv,
 and the record of what they were computed from (sensitivity.provenance.json)."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
-from weightboost.experiment.sensitivity import study_folds, study_summary, study_timing
+from weightboost.experiment.sensitivity import (cell_frames, study_folds, study_summary,
+                                               study_timing)
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
@@ -14,10 +13,7 @@ from weightboost.workflow_support import run_step
 
 def main(smk):
     plan = pd.DataFrame(smk.params.plan)
-    cells = {}
-    for path in map(Path, smk.input.cells):  # .../{cell}/{key}/reps{repeats}.csv
-        cells.setdefault(path.parents[1].name, []).append(pd.read_csv(path))
-    cells = {name: pd.concat(frames, ignore_index=True) for name, frames in cells.items()}
+    cells = cell_frames(smk.input.cells, 1)  # .../{cell}/{key}/reps{repeats}.csv
     folds = study_folds(cells, plan, smk.params.datasets, smk.params.algorithms)
     write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))
     write_bytes_atomic(smk.output.summary, to_csv_bytes(study_summary(folds)))

@@ -2,22 +2,17 @@
 results/sensitivity/reuters_f1.csv, and the record of what they were computed from
 (sensitivity_reuters.provenance.json)."""
 
-from pathlib import Path
-
 import pandas as pd
 
 from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
-from weightboost.experiment.sensitivity import study_reuters
+from weightboost.experiment.sensitivity import cell_frames, study_reuters
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
 def main(smk):
-    cells = {}
-    for path in map(Path, smk.input.cells):  # .../{category}/{cell}/{key}.csv
-        cells.setdefault(path.parent.name, []).append(pd.read_csv(path))
-    cells = {name: pd.concat(frames, ignore_index=True) for name, frames in cells.items()}
+    cells = cell_frames(smk.input.cells, 0)  # .../{category}/{cell}/{key}.csv
     table = study_reuters(cells, pd.DataFrame(smk.params.plan), smk.params.categories,
                           smk.params.algorithms)
     write_bytes_atomic(smk.output.f1, to_csv_bytes(table))

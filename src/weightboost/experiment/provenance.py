@@ -89,32 +89,43 @@ def reports_dir(config: dict) -> str:
     return "reports" if run == MAIN else f"reports/runs/{run}"
 
 
+def grid_protocol(config: dict) -> dict:
+    """What every UCI grid (and sensitivity) cell depends on of ``experiment``: not its lists
+    of noise levels and algorithms, so that adding one reruns no other cell."""
+    return {k: config["experiment"][k] for k in ("seed", "folds", "rounds")}
+
+
+def _pins(config: dict, datasets) -> dict:
+    """The canonical-table pins of ``datasets``: what a table set depends on of their specs."""
+    return {d: {"table_sha256": config["datasets"][d].get("table_sha256")} for d in datasets}
+
+
+def _entries(config: dict, names) -> dict:
+    """The ``algorithms`` entries of ``names``."""
+    return {a: config["algorithms"][a] for a in names}
+
+
 def table_inputs(config: dict, kind: str) -> dict:
     """The config keys the tables of ``kind`` depend on."""
     if kind == "uci":
         experiment = config["experiment"]
         return {"experiment": experiment,
-                "algorithms": {a: config["algorithms"][a] for a in experiment["algorithms"]},
-                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
-                             for d in experiment["datasets"]}}
+                "algorithms": _entries(config, experiment["algorithms"]),
+                "datasets": _pins(config, experiment["datasets"])}
     if kind == "regboost":
         from weightboost.experiment.regboost import study_section, used_algorithms
 
         study = study_section(config)
         return {"regboost": study, "experiment": {"seed": config["experiment"]["seed"]},
-                "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
-                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
-                             for d in study["datasets"]}}
+                "algorithms": _entries(config, used_algorithms(study)),
+                "datasets": _pins(config, study["datasets"])}
     if kind == "sensitivity":
         from weightboost.experiment.sensitivity import study_section, used_algorithms
 
         study = {k: v for k, v in study_section(config).items() if k != "reuters"}
-        experiment = config["experiment"]
-        return {"sensitivity": study,
-                "experiment": {k: experiment[k] for k in ("seed", "folds", "rounds")},
-                "algorithms": {a: config["algorithms"][a] for a in used_algorithms(study)},
-                "datasets": {d: {"table_sha256": config["datasets"][d].get("table_sha256")}
-                             for d in study["datasets"]}}
+        return {"sensitivity": study, "experiment": grid_protocol(config),
+                "algorithms": _entries(config, used_algorithms(study)),
+                "datasets": _pins(config, study["datasets"])}
     if kind == "sensitivity_reuters":
         from weightboost.experiment.sensitivity import (parse_cell_name, reuters_plan,
                                                        study_section)
@@ -123,11 +134,11 @@ def table_inputs(config: dict, kind: str) -> dict:
         study = {k: v for k, v in study_section(config).items()
                  if k not in ("datasets", "noise_levels", "algorithms")}  # the UCI grid's
         return {**table_inputs(config, "reuters"), "sensitivity": study,
-                "algorithms": {a: config["algorithms"][a] for a in entries}}
+                "algorithms": _entries(config, entries)}
     if kind == "reuters":
         study = config["reuters_study"]
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},
-                "algorithms": {a: config["algorithms"][a] for a in study["algorithms"]},
+                "algorithms": _entries(config, study["algorithms"]),
                 "reuters": reuters_content(config["reuters"])}
     raise ValueError(f"unknown table set {kind!r}")
 

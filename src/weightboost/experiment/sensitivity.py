@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -224,6 +225,16 @@ def check_study(config: dict) -> None:
         check_learner(cell, resolve_spec(known, cell), rounds)
     for cell in reuters_plan(config).cell.unique():
         check_learner(cell, resolve_spec(known, cell), config["reuters_study"]["rounds"])
+
+
+def cell_frames(paths, depth: int) -> dict[str, pd.DataFrame]:
+    """The cell files at ``paths`` read and concatenated per cell name, the name of each file's
+    ``depth``-th parent directory (the cells of one name: its datasets, noise levels or
+    categories)."""
+    frames = {}
+    for path in map(Path, paths):
+        frames.setdefault(path.parents[depth].name, []).append(pd.read_csv(path))
+    return {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
 
 
 def _used(frame: pd.DataFrame, row) -> pd.DataFrame:

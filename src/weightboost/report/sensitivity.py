@@ -91,21 +91,23 @@ def verdict_tables(config: dict, reference: dict, folds: pd.DataFrame, summary: 
             pd.DataFrame(duels, columns=DUEL_COLUMNS))
 
 
+def paired_over_datasets(folds, datasets, noise, a, b):
+    """a − b on each dataset's paired runs (corrected resampled t; datasets without runs of both
+    left out) and over the datasets (Wilcoxon signed-rank on their means, t interval; None
+    when no dataset has runs): ([(dataset, Comparison)], Comparison or None)."""
+    per = [(d, r) for d in datasets if (r := corrected_pair(folds, d, noise, a, b)) is not None]
+    return per, across_datasets([r.mean for _, r in per]) if per else None
+
+
 def _duel_rows(claim, k, reading, duel, folds, datasets):
     a, b, noise = duel["algorithm"], duel["versus"], float(duel["noise"])
     base = {"claim": claim, "duel": k, "reading": reading, "noise": noise, "algorithm": a,
             "versus": b}
-    rows, means = [], []
-    for d in [d for d in datasets if d in set(duel.get("datasets") or datasets)]:
-        result = corrected_pair(folds, d, noise, a, b)
-        if result is None:
-            continue
-        means.append(result.mean)
-        rows.append({**base, "dataset": d, "difference": result.mean, "ci_low": result.low,
-                     "ci_high": result.high, "p_value": result.p_value,
-                     "test": "corrected resampled t"})
-    if means:
-        over = across_datasets(means)
+    per, over = paired_over_datasets(
+        folds, [d for d in datasets if d in set(duel.get("datasets") or datasets)], noise, a, b)
+    rows = [{**base, "dataset": d, "difference": r.mean, "ci_low": r.low, "ci_high": r.high,
+             "p_value": r.p_value, "test": "corrected resampled t"} for d, r in per]
+    if over is not None:
         rows.append({**base, "dataset": "all", "difference": over.mean, "ci_low": over.low,
                      "ci_high": over.high, "p_value": over.p_value,
                      "test": "Wilcoxon signed-rank across datasets (t interval)"})
@@ -330,14 +332,12 @@ def noise_duels(folds: pd.DataFrame, order: list[str], datasets) -> pd.DataFrame
         part = folds[folds.reading == reading]
         for noise in sorted(set(part.noise.round(4))):
             for a, b in NOISE_COMPARISONS:
-                means = [r.mean for r in (corrected_pair(part, d, noise, a, b) for d in datasets)
-                         if r is not None]
-                if means:
-                    over = across_datasets(means)
+                _, over = paired_over_datasets(part, datasets, noise, a, b)
+                if over is not None:
                     rows.append({"reading": reading, "noise": noise, "algorithm": a,
                                  "versus": b, "difference": over.mean, "ci_low": over.low,
                                  "ci_high": over.high, "p_value": over.p_value,
-                                 "datasets": len(means)})
+                                 "datasets": over.n})
     return pd.DataFrame(rows, columns=["reading", "noise", "algorithm", "versus", "difference",
                                        "ci_low", "ci_high", "p_value", "datasets"])
 
