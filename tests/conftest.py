@@ -212,9 +212,10 @@ def tiny_run(tmp_path_factory, tiny_config):
 
 
 def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = None,
-                  timeout: float = 600):
-    """Run the project's Snakefile in ``workdir`` with ``config`` on 2 cores (under an executor:
-    at most 2 per grouped submission); return the CompletedProcess."""
+                  timeout: float = 600, snakefile: Path = ROOT / "Snakefile"):
+    """Run the project's Snakefile (or a copy's, ``snakefile``) in ``workdir`` with ``config``
+    on 2 cores (under an executor: at most 2 per grouped submission); return the
+    CompletedProcess."""
     workdir.mkdir(parents=True, exist_ok=True)
     # named by content: tests that run in one shared directory (the tiny run's) from two
     # processes (`pytest -n 2` without --dist loadfile) must not overwrite each other's config
@@ -223,7 +224,7 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
     config_path.write_text(text)
     run_env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
     run_env.update(env or {})
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile),
                "--directory", str(workdir), "--configfile", str(config_path),
                "--cores", "2", "--nolock", *args]
     return subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=timeout)

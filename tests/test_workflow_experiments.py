@@ -4,12 +4,14 @@ import copy
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import time
 
 import pandas as pd
 
-from conftest import recorded_job, run_snakemake
+from conftest import ROOT, recorded_job, run_snakemake
 from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_digest, package_files)
 
@@ -149,3 +151,28 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         loaded = set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
         listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE[table_set])}
         assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))
+
+
+def test_a_script_rewritten_alike_reruns_nothing_and_an_edited_one_its_rule(tiny_run, tmp_path):
+    # Snakemake's `code` trigger judged a script rule by the script file's time: a checkout or
+    # `git pull` that rewrote the scripts (same content, new time) replanned the data rules and,
+    # through their outputs' new times, every cell. A copy of the workflow whose scripts are
+    # newer than the tiny run's outputs must plan nothing; an edit of one script its rule only.
+    workdir, config = tiny_run
+    checkout, run = tmp_path / "checkout", tmp_path / "run"
+    checkout.mkdir()
+    for part in ("Snakefile", "workflow", "profiles", "config", "requirements.lock"):
+        source = ROOT / part
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, checkout / part)
+    shutil.copytree(workdir, run, symlinks=True)  # copy2 keeps the outputs' times
+    snakefile = checkout / "Snakefile"
+    later = time.time() + 60
+    for script in (checkout / "workflow" / "scripts").glob("*.py"):
+        os.utime(script, (later, later))
+    dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert "Nothing to be done" in dry.stdout + dry.stderr, scheduled(dry.stdout)
+    with open(checkout / "workflow" / "scripts" / "uci_results.py", "a") as script:
+        script.write("# edited\n")
+    dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
+    assert scheduled(dry.stdout) == {"uci_results": 1, "experiments": 1}, dry.stdout[-3000:]

@@ -38,6 +38,16 @@ except ReproError as exc:
 UCI_DATASETS = sorted(config["datasets"])
 
 
+def script_digest(name: str) -> str:
+    """SHA-256 of ``workflow/scripts/<name>``, a param of the rule that runs it. Snakemake's rerun
+    trigger ``code`` judges a script's rule by the script file's modification time, not its
+    content, so a checkout or ``git pull`` that rewrites (or only touches) a script reran the
+    rule and, through its outputs' new times, everything downstream (every cell, for the data
+    rules). The profile leaves that trigger out; this digest (trigger ``params``) reruns a rule
+    when its script's content changes and never when only its time does."""
+    return sha256_file(Path(workflow.basedir) / "workflow" / "scripts" / name)
+
+
 # Warm workers (weightboost.warm): when the jobs run on this machine, one server per run imports
 # the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
 # imports. WEIGHTBOOST_WARM=off runs every job in its own process.

@@ -7,6 +7,7 @@ rule fetch_uci:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
     params:
+        script_sha256=script_digest("fetch_uci.py"),
         spec=uci_spec,
         fetch=fetch_config(),
     log:
@@ -31,6 +32,7 @@ rule parse_uci:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",
     params:
+        script_sha256=script_digest("parse_uci.py"),
         code_sha256=package_digest("data/uci.py"),
         spec=uci_spec,
     log:

@@ -50,6 +50,7 @@ rule uci_results:
                        category="Result tables"),
         provenance=f"{RESULTS}/uci.provenance.json",
     params:
+        script_sha256=script_digest("uci_results.py"),
         datasets=EXPERIMENT["datasets"],
         algorithms=ALGORITHMS,
         config=config,

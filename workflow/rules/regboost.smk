@@ -71,6 +71,7 @@ if config.get("regboost"):
             semi=REGBOOST_TABLES["semi_supervised"],
             provenance=f"{RESULTS}/regboost.provenance.json",
         params:
+            script_sha256=script_digest("regboost_results.py"),
             plan=REGBOOST_PLAN.to_dict("records"),
             jobs=REGBOOST_JOBS,
             config=config,
@@ -107,6 +108,7 @@ if config.get("regboost"):
             figure3=report(f"{REPORTS}/figures/regboost_figure3.png",
                            caption="../report/regboost_figure3.rst", category="RegBoost"),
         params:
+            script_sha256=script_digest("regboost_report.py"),
             code_sha256=package_digest(*REPORT_CODE),
             config=config,
             results=RESULTS,

@@ -26,6 +26,7 @@ rule report:
         table4=f"{REPORTS}/tables/table4.csv",
         claims=f"{REPORTS}/tables/claims.csv",
     params:
+        script_sha256=script_digest("report.py"),
         code_sha256=package_digest(*REPORT_CODE),
         config=config,
         results=RESULTS,

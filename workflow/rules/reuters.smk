@@ -7,6 +7,7 @@ rule fetch_reuters:
         files=expand("data/raw/reuters/{name}", name=REUTERS_SGML),
         receipt="data/raw/reuters/sources.json",
     params:
+        script_sha256=script_digest("fetch_reuters.py"),
         kind="sgml",
         reuters=config["reuters"],
         fetch=fetch_config(),
@@ -59,6 +60,7 @@ rule reuters_features:
         vocabulary="data/processed/reuters/vocabulary.tsv",
         stats="data/processed/reuters/stats.json",
     params:
+        script_sha256=script_digest("reuters_features.py"),
         code_sha256=package_digest("reuters"),
         # where the raw files come from does not change the matrices; their pins do
         reuters=reuters_content(config["reuters"]),

@@ -37,6 +37,7 @@ rule reuters_results:
                       category="Result tables"),
         provenance=f"{RESULTS}/reuters.provenance.json",
     params:
+        script_sha256=script_digest("reuters_results.py"),
         categories=STUDY["categories"],
         algorithms=STUDY["algorithms"],
         config=config,

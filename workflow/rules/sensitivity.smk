@@ -66,6 +66,7 @@ if SENSITIVITY:
             timing=f"{RESULTS}/sensitivity/timing.csv",
             provenance=f"{RESULTS}/sensitivity.provenance.json",
         params:
+            script_sha256=script_digest("sensitivity_results.py"),
             plan=SENSITIVITY_PLAN.to_dict("records"),
             datasets=SENSITIVITY["datasets"],
             algorithms=SENSITIVITY["algorithms"],
@@ -101,6 +102,7 @@ if SENSITIVITY:
                 f1=STUDY_F1,
                 provenance=f"{RESULTS}/sensitivity_reuters.provenance.json",
             params:
+                script_sha256=script_digest("sensitivity_reuters_results.py"),
                 plan=SENSITIVITY_REUTERS_PLAN.to_dict("records"),
                 categories=STUDY["categories"],
                 algorithms=STUDY["algorithms"],
@@ -138,6 +140,7 @@ if SENSITIVITY:
             html=report(f"{REPORTS}/sensitivity.html", caption="../report/sensitivity.rst",
                         category="Report"),
         params:
+            script_sha256=script_digest("sensitivity_report.py"),
             code_sha256=package_digest(*REPORT_CODE),
             config=config,
             results=RESULTS,
