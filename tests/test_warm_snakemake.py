@@ -31,8 +31,8 @@ def workflow(tmp_path):
     return tmp_path
 
 
-@pytest.fixture
-def warm():
+@pytest.fixture(scope="module")
+def warm():  # one zygote serves every test here, as one serves a test process
     server = WarmSnakemake()
     yield server
     server.close()
