@@ -35,7 +35,7 @@ endif
 LOCK_COMMAND = uv pip compile pyproject.toml --extra test --extra build --extra cluster --generate-hashes \
 	--universal --python-version 3.11 --custom-compile-command 'make lock' -o requirements.lock
 
-.PHONY: help install lock tools-lock reproduce data report test lint regression golden \
+.PHONY: help install lock tools-lock reproduce data report readme test lint regression golden \
 	check-full clean
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
 	@echo "make report      rebuild reports/ from the tables under results/ (no recomputation)"
+	@echo "make readme      rewrite the results quoted in README.md from the committed tables"
 	@echo "make lint        snakemake --lint"
 	@echo "make regression  re-run the reduced 'ci' profile and diff its tables with tests/golden/ci"
 	@echo "make golden      re-run the 'ci' profile and overwrite tests/golden/ci (review the diff!)"
@@ -121,6 +122,11 @@ test: install
 
 lint: install
 	$(BIN)/snakemake --lint
+
+# every <!--n:...--> number of README.md from the committed tables (weightboost.report.readme);
+# a test fails while one differs
+readme: install
+	$(BIN)/python -m weightboost.report.readme README.md
 
 regression: install
 	$(BIN)/python -m weightboost.regression run --config ci

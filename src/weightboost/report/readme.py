@@ -1,0 +1,290 @@
+"""The numbers of README.md's summary, bound to the committed tables.
+
+A result quoted in the README is written as ``<!--n:QUERY-->VALUE<!--/n-->``: the comment (not
+shown on GitHub) says what the number is, VALUE is what the committed tables say. ``python -m
+weightboost.report.readme`` (``make readme``) rewrites every VALUE from the tables; ``--check``
+(a test, so CI) lists each number that differs, so a README cannot quote a table that moved.
+
+A QUERY is a source and ``key=value`` words::
+
+    summary reading=primary noise=0 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f
+
+``key=value`` keeps the source's rows whose column ``key`` equals the value (numbers compared as
+numbers; ``a|b`` for either), ``key!=value`` the others. ``field`` is the column read; ``by``
+(columns, comma-separated) first averages it within each group of the rows kept; ``agg``
+combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``; without it exactly one row
+must remain); ``scale`` multiplies (``100`` for a rate in percent); ``fmt`` is a Python format
+spec (default ``g``), and a minus sign prints as the typographic one, as in the prose around it.
+
+The sources (``SOURCES``) are the tables the reports write (``results/``, ``reports/tables/``)
+and a few frames the sensitivity report computes from them with its own functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from weightboost.errors import ReproError
+from weightboost.fileio import read_yaml, write_text_atomic
+
+# a query starts with its source's (lower-case) name: prose may show the form, <!--n:QUERY-->
+MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
+OPTIONS = ("field", "by", "agg", "fmt", "scale")
+AGGREGATES = {"mean": np.mean, "min": np.min, "max": np.max, "count": len,
+              "absmax": lambda v: np.max(np.abs(v))}
+
+
+class Tables:
+    """The sources of a checkout's committed tables, each read or computed once."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self._sources = {}
+
+    def _csv(self, *parts) -> pd.DataFrame:
+        path = self.root.joinpath(*parts)
+        if not path.is_file():
+            raise ReproError(f"{path}: missing; the README's numbers are read from it "
+                             "(run the pipeline or restore it)")
+        return pd.read_csv(path)
+
+    @cached_property
+    def config(self) -> dict:
+        from weightboost.config import load_config
+
+        return load_config(self.root / "config" / "config.yaml")
+
+    @cached_property
+    def reference(self) -> dict:
+        return read_yaml(self.root / "config" / "reference" / "jin2003_tables.yaml")
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        return self._csv("results", "sensitivity", "summary.csv")
+
+    @cached_property
+    def folds(self) -> pd.DataFrame:
+        return self._csv("results", "sensitivity", "folds.csv")
+
+    def source(self, name: str, where: dict) -> pd.DataFrame:
+        """The source's frame; a source of ``FILTERED`` computes only the rows ``where`` asks
+        for (its keys that are its columns; ``a|b`` alternatives)."""
+        if name not in SOURCES and name not in FILTERED:
+            raise ReproError(f"README number: unknown source {name!r} (known: "
+                             f"{', '.join(sorted(SOURCES | FILTERED))})")
+        key = (name, tuple(sorted(where.items())) if name in FILTERED else ())
+        if key not in self._sources:
+            self._sources[key] = (FILTERED[name](self, {k: v.split("|") for k, v in where.items()})
+                                  if name in FILTERED else SOURCES[name](self))
+        return self._sources[key]
+
+
+def _noise_duels(t: Tables) -> pd.DataFrame:
+    from weightboost.experiment.sensitivity import readings, study_section
+    from weightboost.report.sensitivity import noise_duels
+
+    study = study_section(t.config)
+    return noise_duels(t.folds, list(readings(study)), study["datasets"])
+
+
+def _beta(t: Tables) -> pd.DataFrame:
+    """Per β of the sweep and noise level: WeightBoost's mean error over the datasets (%) and
+    its difference to the smallest β's (points)."""
+    from weightboost.report.sensitivity import beta_sweep
+
+    sweep = beta_sweep(t.summary, t.config)
+    mean = (100 * sweep.groupby(["beta", "noise"]).error_mean.mean()).rename("error")
+    frame = mean.reset_index()
+    base = frame[frame.beta == frame.beta.min()].set_index("noise").error
+    return frame.assign(difference=frame.error - frame.noise.map(base))
+
+
+def _beta_duels(t: Tables) -> pd.DataFrame:
+    from weightboost.report.sensitivity import beta_duels
+
+    return beta_duels(t.folds, t.summary, t.config).rename(columns={"p (Wilcoxon)": "p_value"})
+
+
+def _nearest(t: Tables) -> pd.DataFrame:
+    from weightboost.report.sensitivity import nearest_to_published
+
+    return nearest_to_published(t.summary, t.reference)
+
+
+def _reuters_duels(t: Tables) -> pd.DataFrame:
+    """Win/tie/loss counts over the categories of every ordered pair of algorithms, per T rule
+    (the claims' own evaluator)."""
+    from weightboost.report.claims import counts, reuters_duel
+
+    f1 = t._csv("results", "reuters_f1.csv")
+    rows = []
+    for rule in f1.t_rule.unique():
+        for a in f1.algorithm.unique():
+            for b in f1.algorithm.unique():
+                if a != b:
+                    wins, ties, losses = counts(reuters_duel(
+                        f1, {"source": "reuters", "algorithm": a, "versus": b, "t_rule": rule}))
+                    rows.append({"t_rule": rule, "algorithm": a, "versus": b, "wins": wins,
+                                 "ties": ties, "losses": losses})
+    return pd.DataFrame(rows)
+
+
+def _wins(t: Tables, where: dict) -> pd.DataFrame:
+    """Win/tie/loss counts over the datasets of an algorithm against another (``versus``), per
+    reading and noise level of the study (the claims' own evaluator, at the paper's
+    precision); only the readings, levels and pairs ``where`` names."""
+    from weightboost.report.claims import counts, uci_duel
+
+    summary = t.summary
+    datasets = list(summary.dataset.unique())
+    for key in ("reading", "noise", "algorithm", "versus"):
+        if key not in where:
+            raise ReproError(f"README number: the wins source needs {key}=")
+    summary = summary[summary.reading.isin(where["reading"])
+                      & _matches(summary.noise, "|".join(where["noise"]))]
+    rows = []
+    for (reading, noise), part in summary.groupby(["reading", "noise"], sort=False):
+        for a in where["algorithm"]:
+            for b in where["versus"]:
+                if a != b:
+                    duel = {"algorithm": a, "versus": b, "noise": noise}
+                    wins, ties, losses = counts(uci_duel(part, None, duel, datasets,
+                                                         paired=lambda *_, **__: np.nan))
+                    rows.append({"reading": reading, "noise": noise, "algorithm": a,
+                                 "versus": b, "wins": wins, "ties": ties, "losses": losses})
+    return pd.DataFrame(rows)
+
+
+SOURCES = {
+    "summary": lambda t: t.summary,                                   # the study, per cell
+    "duels": lambda t: t._csv("reports", "tables", "sensitivity_duels.csv"),
+    "verdicts": lambda t: t._csv("reports", "tables", "verdicts.csv"),
+    "claims": lambda t: t._csv("reports", "tables", "claims.csv"),     # the main tables'
+    "table2": lambda t: t._csv("reports", "tables", "table2.csv"),
+    "table3": lambda t: t._csv("reports", "tables", "table3.csv"),
+    "table4": lambda t: t._csv("reports", "tables", "table4.csv"),
+    "noise_duels": _noise_duels,
+    "beta": _beta,
+    "beta_duels": _beta_duels,
+    "nearest": _nearest,
+    "reuters_duels": _reuters_duels,
+}
+FILTERED = {"wins": _wins}
+
+
+def _matches(column: pd.Series, wanted: str) -> pd.Series:
+    values = wanted.split("|")
+    if pd.api.types.is_numeric_dtype(column):
+        try:
+            numbers = [float(v) for v in values]
+        except ValueError:
+            return pd.Series(False, index=column.index)
+        return np.isclose(column.to_numpy(float)[:, None], numbers, atol=1e-9).any(axis=1)
+    return column.astype(str).isin(values)
+
+
+def parse(query: str) -> tuple[str, dict, dict]:
+    words = query.split()
+    if not words or "=" in words[0]:
+        raise ReproError(f"README number <!--n:{query}-->: starts with no source")
+    where, options = {}, {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise ReproError(f"README number <!--n:{query}-->: {word!r} is not key=value")
+        (options if key in OPTIONS else where)[key] = value  # "key!" holds key!=value
+    if "field" not in options:
+        raise ReproError(f"README number <!--n:{query}-->: no field=")
+    return words[0], where, options
+
+
+def evaluate(query: str, tables: Tables) -> str:
+    """The formatted value of ``query`` (module docstring)."""
+    name, where, options = parse(query)
+    frame = tables.source(name, where)
+    for key, wanted in where.items():
+        column, keep = (key[:-1], False) if key.endswith("!") else (key, True)
+        if column not in frame.columns:
+            raise ReproError(f"README number <!--n:{query}-->: source {name} has no column "
+                             f"{column!r} (columns: {', '.join(map(str, frame.columns))})")
+        frame = frame[_matches(frame[column], wanted) == keep]
+    field = options["field"]
+    if field not in frame.columns:
+        raise ReproError(f"README number <!--n:{query}-->: source {name} has no column "
+                         f"{field!r}")
+    if "by" in options:  # one mean per group first
+        frame = frame.groupby(options["by"].split(","))[field].mean().reset_index()
+    values = frame[field].to_numpy()
+    agg = options.get("agg")
+    if agg is None:
+        if len(values) != 1:
+            raise ReproError(f"README number <!--n:{query}-->: {len(values)} rows match, "
+                             "not one (narrow it, or give agg=)")
+        value = values[0]
+    elif agg in AGGREGATES:
+        if not len(values):
+            raise ReproError(f"README number <!--n:{query}-->: no row matches")
+        value = AGGREGATES[agg](values.astype(float)) if agg != "count" else len(values)
+    else:
+        raise ReproError(f"README number <!--n:{query}-->: agg={agg!r} (known: "
+                         f"{', '.join(AGGREGATES)})")
+    if "scale" in options:
+        value = float(value) * float(options["scale"])
+    text = format(value.item() if hasattr(value, "item") else value, options.get("fmt", "g"))
+    return text.replace("-", "\N{MINUS SIGN}")
+
+
+def render(text: str, tables: Tables) -> str:
+    """``text`` with every bound number's VALUE recomputed."""
+    return MARK.sub(lambda m: f"<!--n:{m['query']}-->{evaluate(m['query'], tables)}<!--/n-->",
+                    text)
+
+
+def stale(text: str, tables: Tables) -> list[str]:
+    """One line per bound number whose VALUE is not what the tables say."""
+    lines = []
+    for m in MARK.finditer(text):
+        now = evaluate(m["query"], tables)
+        if now != m["value"]:
+            line = text.count("\n", 0, m.start()) + 1
+            lines.append(f"line {line}: {m['value']} should be {now} ({m['query'].strip()})")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m weightboost.report.readme",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("readme", nargs="?", default="README.md")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; list the numbers that differ from the tables")
+    args = parser.parse_args(argv)
+    path = Path(args.readme)
+    tables = Tables(path.resolve().parent)
+    text = path.read_text(encoding="utf-8")
+    try:
+        if args.check:
+            lines = stale(text, tables)
+            for line in lines:
+                print(f"{path}: {line}", file=sys.stderr)
+            if lines:
+                print("run `make readme` to rewrite them from the tables", file=sys.stderr)
+            return 1 if lines else 0
+        new = render(text, tables)
+    except ReproError as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 2
+    if new != text:
+        write_text_atomic(path, new)
+    print(f"{path}: {len(MARK.findall(text))} numbers from the tables")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""README.md's quoted results are bound to the committed tables (weightboost.report.readme)."""
+
+import pytest
+
+from conftest import ROOT
+from weightboost.errors import ReproError
+from weightboost.report.readme import MARK, Tables, evaluate, render, stale
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+ROUNDS = "summary reading=primary noise=0|0.1 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f"
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return Tables(ROOT)
+
+
+def test_every_quoted_result_is_what_the_committed_tables_say(tables):
+    assert len(MARK.findall(README)) >= 50  # the summary's results are bound, not typed
+    assert stale(README, tables) == []  # else: `make readme`, and read the prose again
+
+
+def test_a_moved_table_value_is_named_with_its_line_and_new_value(tables):
+    moved = Tables(ROOT)
+    summary = tables.summary.copy()
+    summary.loc[summary.algorithm == "WeightBoost", "rounds_mean"] -= 10
+    moved.__dict__["summary"] = summary  # the cached table, as if the study had moved
+    text = f"first line\nWeightBoost uses <!--n:{ROUNDS}-->{evaluate(ROUNDS, tables)}<!--/n-->"
+    [problem] = stale(text, moved)
+    assert problem.startswith(f"line 2: {evaluate(ROUNDS, tables)} should be "
+                              f"{evaluate(ROUNDS, moved)}")
+    assert stale(render(text, moved), moved) == []
+
+
+@pytest.mark.parametrize("query, words", [
+    ("nosuch field=x", "unknown source 'nosuch'"),
+    ("summary reading=primary field=nosuch", "no column 'nosuch'"),
+    ("summary nosuch=1 field=error_mean", "no column 'nosuch'"),
+    ("summary reading=primary field=error_mean", "rows match, not one"),
+    ("summary reading=nosuch field=error_mean agg=mean", "no row matches"),
+    ("summary reading=primary field=error_mean agg=median", "agg='median'"),
+    ("summary reading=primary", "no field="),
+])
+def test_a_bad_query_stops_naming_it(tables, query, words):
+    with pytest.raises(ReproError, match=words.replace("(", r"\(").replace("'", "'")):
+        evaluate(query, tables)
+
+
+def test_values_print_as_the_prose_does(tables):
+    # the typographic minus, a fixed sign where asked, percent by scale
+    difference = evaluate("duels claim=table2_adaboost reading=resample dataset=all "
+                          "field=difference fmt=+.2f", tables)
+    assert difference.startswith("\N{MINUS SIGN}") and "-" not in difference
+    error = float(evaluate("summary reading=primary noise=0 algorithm=C4.5 dataset=pima "
+                           "field=error_mean scale=100 fmt=.1f", tables))
+    assert 10 < error < 50
