@@ -10,9 +10,9 @@ A QUERY is a source and ``key=value`` words::
     summary reading=primary noise=0 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f
 
 ``key=value`` keeps the source's rows whose column ``key`` equals the value (numbers compared as
-numbers; ``a|b`` for either), ``key!=value`` the others. ``field`` is the column read; ``by``
+numbers; ``a|b`` for either; ``_`` also matches a space), ``key!=value`` the others. ``field`` is the column read; ``by``
 (columns, comma-separated) first averages it within each group of the rows kept; ``agg``
-combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``; without it exactly one row
+combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``, ``sd``; without it exactly one row
 must remain); ``scale`` multiplies (``100`` for a rate in percent); ``fmt`` is a Python format
 spec (default ``g``), and a minus sign prints as the typographic one, as in the prose around it.
 
@@ -38,7 +38,7 @@ from weightboost.fileio import read_yaml, write_text_atomic
 MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
 OPTIONS = ("field", "by", "agg", "fmt", "scale")
 AGGREGATES = {"mean": np.mean, "min": np.min, "max": np.max, "count": len,
-              "absmax": lambda v: np.max(np.abs(v))}
+              "absmax": lambda v: np.max(np.abs(v)), "sd": lambda v: np.std(v, ddof=1)}
 
 
 class Tables:
@@ -64,6 +64,10 @@ class Tables:
     @cached_property
     def reference(self) -> dict:
         return read_yaml(self.root / "config" / "reference" / "jin2003_tables.yaml")
+
+    @cached_property
+    def regboost_reference(self) -> dict:
+        return read_yaml(self.root / "config" / "reference" / "wang_kegl2004_table1.yaml")
 
     @cached_property
     def summary(self) -> pd.DataFrame:
@@ -162,6 +166,20 @@ def _wins(t: Tables, where: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _regboost_evidence(t: Tables) -> pd.DataFrame:
+    """The RegBoost claims' evidence under the primary reading, one row per claim and dataset
+    (the report's own evaluation: values, difference, corrected resampled t p-value)."""
+    from weightboost.experiment.regboost import study_section
+    from weightboost.report.regboost import verdicts
+
+    results, _ = verdicts(t.regboost_reference, t._csv("results", "regboost", "folds.csv"),
+                          t._csv("results", "regboost", "summary.csv"),
+                          t._csv("results", "regboost", "semi_supervised.csv"),
+                          study_section(t.config))
+    return pd.concat([r["evidence"].assign(claim=check["id"]) for check, r
+                      in zip(t.regboost_reference["claim_checks"], results)], ignore_index=True)
+
+
 SOURCES = {
     "summary": lambda t: t.summary,                                   # the study, per cell
     "duels": lambda t: t._csv("reports", "tables", "sensitivity_duels.csv"),
@@ -175,6 +193,13 @@ SOURCES = {
     "beta_duels": _beta_duels,
     "nearest": _nearest,
     "reuters_duels": _reuters_duels,
+    "regboost_summary": lambda t: t._csv("results", "regboost", "summary.csv"),
+    "regboost_folds": lambda t: t._csv("results", "regboost", "folds.csv"),
+    "regboost_semi": lambda t: t._csv("results", "regboost", "semi_supervised.csv"),
+    "regboost_table1": lambda t: t._csv("reports", "tables", "regboost_table1.csv"),
+    "regboost_claims": lambda t: t._csv("reports", "tables", "regboost_claims.csv"),
+    "regboost_cross_paper": lambda t: t._csv("reports", "tables", "regboost_cross_paper.csv"),
+    "regboost_evidence": _regboost_evidence,
 }
 FILTERED = {"wins": _wins}
 
@@ -187,7 +212,8 @@ def _matches(column: pd.Series, wanted: str) -> pd.Series:
         except ValueError:
             return pd.Series(False, index=column.index)
         return np.isclose(column.to_numpy(float)[:, None], numbers, atol=1e-9).any(axis=1)
-    return column.astype(str).isin(values)
+    # a query is split at spaces: "_" in it also matches a space ("train_error_%")
+    return column.astype(str).isin(values + [v.replace("_", " ") for v in values])
 
 
 def parse(query: str) -> tuple[str, dict, dict]:
