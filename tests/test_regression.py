@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from conftest import ROOT, real_mirror
-from weightboost.regression import compare_dirs, compare_table
+from weightboost.regression import TABLES, compare_dirs, compare_table
 
 FOLDS = """dataset,noise,algorithm,repeat,fold,n_train,error,rounds,fit_seconds
 pima,0.1,AdaBoost,0,0,691,0.25,100,1.5
@@ -58,3 +58,28 @@ def test_ci_profile_matches_the_golden_tables(tmp_path):
                              "--workdir", str(tmp_path)], env=env, capture_output=True,
                             text=True, timeout=1800)
     assert result.returncode == 0, result.stderr[-6000:] + result.stdout[-2000:]
+
+
+def test_compare_covers_the_study_tables_where_the_golden_dir_has_them(tmp_path):
+    # `compare NEW GOLDEN` names a moved cell of the sensitivity study's folds (a recomputed
+    # study against the committed one), and asks nothing of a directory without the study
+    study = """reading,dataset,noise,algorithm,cell,repeat,fold,error,rounds
+primary,pima,0.1,WeightDecay,WeightDecay,0,0,0.25,100
+primary,pima,0.1,WeightDecay,WeightDecay,0,1,0.2631578947368421,100
+"""
+    for side, text in (("golden", study), ("new", study.replace("0.25,100", "0.2,100"))):
+        (tmp_path / side / "sensitivity").mkdir(parents=True)
+        (tmp_path / side / "sensitivity" / "folds.csv").write_text(text)
+        for name, keys in TABLES.items():  # the main tables, alike on both sides
+            path = tmp_path / side / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(",".join(keys) + ",v\n" + ",".join("1" * (len(keys) + 1)) + "\n")
+    moved = subprocess.run([sys.executable, "-m", "weightboost.regression", "compare",
+                            str(tmp_path / "new"), str(tmp_path / "golden")],
+                           capture_output=True, text=True)
+    assert moved.returncode == 1
+    assert ("sensitivity/folds.csv [reading=primary, dataset=pima, noise=0.1, "
+            "algorithm=WeightDecay, repeat=0, fold=0] error: 0.25 -> 0.2") in moved.stderr
+    (tmp_path / "golden" / "sensitivity" / "folds.csv").unlink()
+    assert subprocess.run([sys.executable, "-m", "weightboost.regression", "compare",
+                           str(tmp_path / "new"), str(tmp_path / "golden")]).returncode == 0

@@ -4,6 +4,7 @@ with golden ones, cell by cell (integers exactly, floats within 1e-9).
     python -m weightboost.regression run [--config ci] [--workdir DIR]   # run and compare
     python -m weightboost.regression golden [--config ci]                # run and overwrite
     python -m weightboost.regression compare NEW_DIR GOLDEN_DIR          # compare two dirs
+                                                    # (and their sensitivity study's tables)
 
 ``--config ci`` runs ``config/config.yaml`` overlaid with ``config/ci.yaml`` (both studies at
 reduced size: ``TARGETS``) and compares with ``tests/golden/ci/``; ``--config full`` runs the default config and compares with the committed
@@ -33,6 +34,13 @@ TABLES = {  # file -> key columns identifying a row
     "regboost/summary.csv": ["reading", "dataset", "noise", "algorithm"],
     "regboost/curves.csv": ["reading", "dataset", "noise", "algorithm", "t"],
     "regboost/semi_supervised.csv": ["dataset", "algorithm", "draw"],
+}
+# the sensitivity study's tables (its own target, `snakemake sensitivity`): compared by
+# `compare` where the golden directory has them, never asked of a profile's run
+STUDY_TABLES = {
+    "sensitivity/folds.csv": ["reading", "dataset", "noise", "algorithm", "repeat", "fold"],
+    "sensitivity/summary.csv": ["reading", "dataset", "noise", "algorithm"],
+    "sensitivity/reuters_f1.csv": ["reading", "repeat", "category", "algorithm", "t_rule"],
 }
 TARGETS = ("experiments", "regboost_results")  # what a profile's run computes
 IGNORED = {"fit_seconds", "predict_seconds"}
@@ -80,9 +88,9 @@ def compare_table(new: pd.DataFrame, golden: pd.DataFrame, keys, name) -> list[s
     return problems
 
 
-def compare_dirs(new_dir: Path, golden_dir: Path) -> list[str]:
+def compare_dirs(new_dir: Path, golden_dir: Path, tables: dict | None = None) -> list[str]:
     problems = []
-    for name, keys in TABLES.items():
+    for name, keys in (TABLES if tables is None else tables).items():
         golden_path, new_path = Path(golden_dir) / name, Path(new_dir) / name
         if not golden_path.exists():
             problems.append(f"{name}: no golden table at {golden_path} (run `make golden`)")
@@ -124,7 +132,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     if args.command == "compare":
-        return report(compare_dirs(args.new, args.golden))
+        study = {k: v for k, v in STUDY_TABLES.items() if (args.golden / k).exists()}
+        return report(compare_dirs(args.new, args.golden, {**TABLES, **study}))
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"weightboost-{args.config}-"))
     try:
         tables = run_profile(args.config, workdir, args.cores)
