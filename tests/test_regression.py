@@ -83,3 +83,27 @@ primary,pima,0.1,WeightDecay,WeightDecay,0,1,0.2631578947368421,100
     (tmp_path / "golden" / "sensitivity" / "folds.csv").unlink()
     assert subprocess.run([sys.executable, "-m", "weightboost.regression", "compare",
                            str(tmp_path / "new"), str(tmp_path / "golden")]).returncode == 0
+
+
+def test_stage_records_sum_the_jobs_cpu_from_their_logs(tmp_path, monkeypatch):
+    # a warm worker's job is not a process Snakemake's benchmark sees (cpu_time 0.03 for a
+    # three-minute cell): the record takes CPU and peak RSS from the jobs' logs, or none
+    from weightboost.experiment.provenance import stage_seconds
+    from weightboost.workflow_support import RESOURCES
+
+    monkeypatch.chdir(tmp_path)
+    files = []
+    for name, seconds, cpu, rss in (("a", 2.0, 1.5, 300), ("b", 3.0, 2.5, 400)):
+        bench = tmp_path / "benchmarks" / "uci_cell" / "pima" / f"{name}.tsv"
+        log = tmp_path / "logs" / "uci_cell" / "pima" / f"{name}.log"
+        bench.parent.mkdir(parents=True, exist_ok=True)
+        log.parent.mkdir(parents=True, exist_ok=True)
+        bench.write_text(f"s\tcpu_time\n{seconds}\t0.03\n")
+        log.write_text("INFO started\n" + RESOURCES.format(cpu=cpu, rss=rss) + "\n")
+        files.append(f"benchmarks/uci_cell/pima/{name}.tsv")
+    assert stage_seconds({"uci_cell": files}) == [
+        {"stage": "uci_cell", "jobs": 2, "job seconds": 5.0, "cpu seconds": 4.0,
+         "peak RSS MB": 400}]
+    (tmp_path / "logs" / "uci_cell" / "pima" / "b.log").unlink()  # a job of an older run
+    assert stage_seconds({"uci_cell": files}) == [
+        {"stage": "uci_cell", "jobs": 2, "job seconds": 5.0}]

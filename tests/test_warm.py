@@ -20,6 +20,7 @@ import pytest
 
 from conftest import recorded_job
 from weightboost import warm
+from weightboost.workflow_support import job_resources, job_status
 
 pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
 
@@ -86,6 +87,9 @@ def test_a_job_in_a_warm_worker_writes_what_it_writes_in_its_own_process(tiny_ru
                                       "curve_output": str(tmp_path / f"{where}-curve.csv")})
         assert status == 0
     assert "started in worker" in (tmp_path / warm.SERVER_LOG).read_text()
+    for where in ("warm", "own"):  # both logs end with the job's own resource use
+        cpu, rss = job_resources(tmp_path / f"{where}.log")
+        assert 0 < cpu < 60 and rss > 10
     a, b = (pd.read_csv(tmp_path / f"{n}.csv").drop(columns=TIMING) for n in ("warm", "own"))
     pd.testing.assert_frame_equal(a, b)
     assert len(a) == 3 and a.rounds.max() > 1
@@ -382,3 +386,21 @@ def test_the_boosters_kernels_compiled_meanwhile_have_the_c45_boosters_types():
     for booster in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
         booster(n_estimators=3).fit(X, y).predict(X)
     assert [list(kernel.signatures) for kernel in kernels] == compiled
+
+
+def test_a_jobs_log_ends_with_the_resources_of_its_work_alone(tmp_path):
+    # the CPU of the work, not of the process before it (a warm worker's counts start at its
+    # fork; a test process has spent seconds before), in the log and not on stderr
+    def burn():
+        start = time.process_time()
+        while time.process_time() - start < 0.3:
+            pass
+
+    stream = io.StringIO()
+    assert job_status("burn", str(tmp_path / "burn.log"), burn, stream) == 0
+    cpu, rss = job_resources(tmp_path / "burn.log")
+    assert 0.29 <= cpu < 1.0 and rss > 10
+    assert "job resources" not in stream.getvalue()
+    assert job_status("fail", str(tmp_path / "fail.log"), lambda: 1 / 0, stream) == 1
+    assert job_resources(tmp_path / "fail.log") is not None  # a failed job's too
+    assert job_resources(tmp_path / "absent.log") is None

@@ -4,16 +4,41 @@
 (``run_step``) or in a warm worker (``weightboost.warm``): log to the rule's log file, and turn a
 ``ReproError`` (bad input or config) into its message on stderr and a failed job, without a
 Python traceback that would bury the message; any other exception fails the job with its
-traceback.
+traceback. The log's last line is the job's own resource use (``RESOURCES``): a job in a warm
+worker is not a process Snakemake's benchmark sees (its ``cpu_time`` and ``max_rss`` are those
+of the job's waiting process), so the provenance records read it there (``job_resources``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
+import resource
 import sys
 import traceback
+from pathlib import Path
 
 from weightboost.errors import ReproError
+
+RESOURCES = "job resources: {cpu:.2f} CPU-s, peak RSS {rss:.0f} MB"
+_RESOURCES = re.compile(r"^job resources: ([\d.]+) CPU-s, peak RSS (\d+) MB$", re.M)
+
+
+def _usage() -> tuple[float, float]:
+    """CPU seconds of this process and its waited-for children, and the larger peak RSS (MB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    return cpu, max(own.ru_maxrss, children.ru_maxrss) / 1024  # Linux reports kB
+
+
+def job_resources(log) -> tuple[float, float] | None:
+    """(CPU seconds, peak RSS MB) from a job's log (``RESOURCES``); None if it has none."""
+    try:
+        found = _RESOURCES.findall(Path(log).read_text(errors="replace"))
+    except OSError:
+        return None
+    return (float(found[-1][0]), float(found[-1][1])) if found else None
 
 
 def job_status(name: str, log: str | None, work, stream) -> int:
@@ -23,20 +48,26 @@ def job_status(name: str, log: str | None, work, stream) -> int:
         handlers.append(logging.FileHandler(log, mode="w"))
     logging.basicConfig(level=logging.INFO, handlers=handlers, force=True,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    before = _usage()[0]  # a warm worker's counts start at its fork; a process's do not
+    status = 0
     try:
         work()
     except ReproError as exc:
         logging.getLogger("weightboost").error("%s", exc)
         print(f"\nERROR ({name}): {exc}\n", file=stream)
-        return 1
+        status = 1
     except Exception:  # noqa: BLE001 - reported with its traceback, as Python would
         print(traceback.format_exc(), file=stream, end="")
-        return 1
+        status = 1
     finally:
         for handler in handlers:
             handler.flush()
         logging.shutdown()
-    return 0
+    if log:  # the log file only: the job's stderr is the same in a worker and in a process
+        cpu, rss = _usage()
+        with open(log, "a") as file:
+            file.write(RESOURCES.format(cpu=cpu - before, rss=rss) + "\n")
+    return status
 
 
 def run_step(smk, main) -> None:

@@ -201,14 +201,25 @@ def computation_key(code_sha256: str, *parts) -> str:
 def stage_seconds(stages: dict) -> list[dict]:
     """Job count and wall seconds per rule from the benchmark files of the jobs that computed
     a table set (``stages``: rule -> its jobs' benchmark files; a missing file, e.g. a job of a
-    run that kept no benchmarks, is left out). Not every file under benchmarks/: those of
-    cells of other configs and code stay there."""
+    run that kept no benchmarks, is left out), and where every such job's log
+    (``logs/<rule>/...``, beside its benchmark) ends with its resource use, their CPU seconds
+    and largest peak RSS (``workflow_support.job_resources``; Snakemake's benchmark cannot see
+    a job done in a warm worker). Not every file under benchmarks/: those of cells of other
+    configs and code stay there."""
+    from weightboost.workflow_support import job_resources
+
     rows = []
     for rule, files in stages.items():
         files = [f for f in files if Path(f).is_file()]
         if files:
-            rows.append({"stage": rule, "jobs": len(files), "job seconds": round(
-                sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files), 1)})
+            row = {"stage": rule, "jobs": len(files), "job seconds": round(
+                sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files), 1)}
+            used = [job_resources(Path("logs", *Path(f).with_suffix(".log").parts[1:]))
+                    for f in files]
+            if used and all(u is not None for u in used):
+                row["cpu seconds"] = round(sum(u[0] for u in used), 1)
+                row["peak RSS MB"] = round(max(u[1] for u in used))
+            rows.append(row)
     return rows
 
 

@@ -57,6 +57,7 @@ def git_commit(root: Path, own_output: Path | None = None) -> str:
 # column order of the report's tables (the records store their rows with sorted keys)
 INPUT_COLUMNS = ["input", "sha256", "route", "canonical table sha256"]
 STAGE_COLUMNS = ["stage", "jobs", "job seconds"]
+RESOURCE_COLUMNS = ["cpu seconds", "peak RSS MB"]  # from the jobs' logs (provenance records)
 
 
 WEIGHTBOOST = ("uci", "reuters")  # the table sets of the first paper's report
@@ -138,8 +139,9 @@ def stage_times(workdir: Path, results: Path | None = None, kinds=WEIGHTBOOST) -
     from the benchmark files (benchmarks/<rule>/**.tsv)."""
     rows = [row for record in (recorded(results, kinds) if results else [])
             for row in record.get("stages", [])]
-    if rows:
-        return pd.DataFrame(rows, columns=STAGE_COLUMNS)
+    if rows:  # with the jobs' CPU seconds and peak RSS where the records have them
+        extra = [c for c in RESOURCE_COLUMNS if any(c in row for row in rows)]
+        return pd.DataFrame(rows, columns=STAGE_COLUMNS + extra)
     for rule_dir in sorted(Path(workdir, "benchmarks").iterdir()) if \
             Path(workdir, "benchmarks").is_dir() else []:
         files = [rule_dir] if rule_dir.is_file() else sorted(rule_dir.rglob("*.tsv"))
@@ -175,7 +177,9 @@ def add_section(doc, workdir: Path, results: Path, kinds, lock: Path | None, out
         doc.table(checksums, index=False)
     times = stage_times(Path(workdir), results, kinds)
     if len(times):
-        doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed):")
+        doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed"
+                      + ("; CPU seconds summed and the largest peak RSS from the jobs' logs"
+                         if "cpu seconds" in times.columns else "") + "):")
         doc.table(times, index=False)
     doc.paragraph("Configuration used:")
     doc.paragraph("`" + json.dumps(configuration) + "`")
