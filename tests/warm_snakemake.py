@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import logging
 import os
 import select
 import shutil
@@ -67,7 +68,8 @@ def serve() -> None:
                     code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
             except BaseException:
                 traceback.print_exc()
-            finally:
+            finally:  # os._exit runs no exit handlers: flush what they would
+                logging.shutdown()
                 sys.stdout.flush()
                 sys.stderr.flush()
                 os._exit(code)
