@@ -48,6 +48,13 @@ class Tables:
         self.root = Path(root)
         self._sources = {}
 
+    def result(self, kind: str, name: str) -> pd.DataFrame:
+        """The result table ``name`` of table set ``kind`` (its path from ``TABLE_SETS``)."""
+        from weightboost.experiment.provenance import TABLE_SETS
+
+        [path] = [p for p in TABLE_SETS[kind] if p.rsplit("/", 1)[-1] == name]
+        return self._csv("results", path)
+
     def _csv(self, *parts) -> pd.DataFrame:
         path = self.root.joinpath(*parts)
         if not path.is_file():
@@ -71,11 +78,11 @@ class Tables:
 
     @cached_property
     def summary(self) -> pd.DataFrame:
-        return self._csv("results", "sensitivity", "summary.csv")
+        return self.result("sensitivity", "summary.csv")
 
     @cached_property
     def folds(self) -> pd.DataFrame:
-        return self._csv("results", "sensitivity", "folds.csv")
+        return self.result("sensitivity", "folds.csv")
 
     def source(self, name: str, where: dict) -> pd.DataFrame:
         """The source's frame; a source of ``FILTERED`` computes only the rows ``where`` asks
@@ -127,7 +134,7 @@ def _reuters_duels(t: Tables) -> pd.DataFrame:
     (the claims' own evaluator)."""
     from weightboost.report.claims import counts, reuters_duel
 
-    f1 = t._csv("results", "reuters_f1.csv")
+    f1 = t.result("reuters", "reuters_f1.csv")
     rows = []
     for rule in f1.t_rule.unique():
         for a in f1.algorithm.unique():
@@ -172,10 +179,9 @@ def _regboost_evidence(t: Tables) -> pd.DataFrame:
     from weightboost.experiment.regboost import study_section
     from weightboost.report.regboost import verdicts
 
-    results, _ = verdicts(t.regboost_reference, t._csv("results", "regboost", "folds.csv"),
-                          t._csv("results", "regboost", "summary.csv"),
-                          t._csv("results", "regboost", "semi_supervised.csv"),
-                          study_section(t.config))
+    results, _ = verdicts(t.regboost_reference, t.result("regboost", "folds.csv"),
+                          t.result("regboost", "summary.csv"),
+                          t.result("regboost", "semi_supervised.csv"), study_section(t.config))
     return pd.concat([r["evidence"].assign(claim=check["id"]) for check, r
                       in zip(t.regboost_reference["claim_checks"], results)], ignore_index=True)
 
@@ -193,9 +199,9 @@ SOURCES = {
     "beta_duels": _beta_duels,
     "nearest": _nearest,
     "reuters_duels": _reuters_duels,
-    "regboost_summary": lambda t: t._csv("results", "regboost", "summary.csv"),
-    "regboost_folds": lambda t: t._csv("results", "regboost", "folds.csv"),
-    "regboost_semi": lambda t: t._csv("results", "regboost", "semi_supervised.csv"),
+    "regboost_summary": lambda t: t.result("regboost", "summary.csv"),
+    "regboost_folds": lambda t: t.result("regboost", "folds.csv"),
+    "regboost_semi": lambda t: t.result("regboost", "semi_supervised.csv"),
     "regboost_table1": lambda t: t._csv("reports", "tables", "regboost_table1.csv"),
     "regboost_claims": lambda t: t._csv("reports", "tables", "regboost_claims.csv"),
     "regboost_cross_paper": lambda t: t._csv("reports", "tables", "regboost_cross_paper.csv"),
