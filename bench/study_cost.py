@@ -1,0 +1,116 @@
+"""What the sensitivity study costs, reading by reading, before (or while) you run it.
+
+    python bench/study_cost.py [--configfile config/config.yaml [overlay.yaml ...]]
+                               [--benchmarks benchmarks] [--cores 2]
+
+Plans the study as the workflow does (``weightboost.experiment.sensitivity.plan`` and
+``reuters_plan``), gives each cell to the first reading that needs it (a cell shared by readings
+is computed once), and prints per reading the cells it adds, how many of them have a benchmark
+file (``benchmarks/sensitivity_cell/...``, ``benchmarks/reuters_cell/...``: a run of that cell
+name, at any code), their job-seconds, and hours of wall time on ``--cores`` cores. A cell
+without a benchmark is estimated by the median of the measured cells of its dataset (or
+category) and learner entry, else of its dataset. The job-seconds are the benchmarks' wall
+times: for cells run one per core on an otherwise idle machine, about their CPU time.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from weightboost.config import check_config, noise_name, validate_schema
+from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
+from weightboost.fileio import read_yaml
+
+
+def load(paths: list[str]) -> dict:
+    """The config of ``paths`` merged as Snakemake's ``--configfile`` merges them."""
+    from snakemake.utils import update_config
+
+    config = {}
+    for path in paths:
+        update_config(config, read_yaml(path))
+    validate_schema(config)
+    return check_config(config)
+
+
+def measured(root: Path, rule: str, depth: int) -> dict:
+    """(the path parts before the key) -> wall seconds of the newest benchmark of that cell."""
+    times = {}
+    for path in sorted(root.glob(f"{rule}/**/*.tsv"), key=lambda p: p.stat().st_mtime):
+        parts = path.relative_to(root / rule).parts
+        times[parts[:depth]] = float(pd.read_csv(path, sep="\t").s.iloc[0])
+    return times
+
+
+def entry(cell: str) -> str:
+    return parse_cell_name(cell)[0]
+
+
+def cells(config: dict) -> pd.DataFrame:
+    """One row per cell the study computes: the first reading that needs it, its place (the
+    benchmark path's parts before the key) and the group it is estimated within."""
+    rows, seen = [], set()
+    datasets = config["sensitivity"].get("datasets") or config["experiment"]["datasets"]
+    for r in plan(config).itertuples():
+        for dataset in datasets:
+            place = (dataset, f"noise{noise_name(r.noise)}", r.cell)
+            if place not in seen:
+                seen.add(place)
+                rows.append({"reading": r.reading, "rule": "sensitivity_cell", "place": place,
+                             "group": (dataset, entry(r.cell))})
+    reuters = reuters_plan(config)
+    categories = config["reuters_study"]["categories"]
+    for r in reuters.itertuples():
+        for category in categories:
+            place = (category, r.cell)
+            if place not in seen:
+                seen.add(place)
+                rows.append({"reading": r.reading, "rule": "reuters_cell", "place": place,
+                             "group": (category, entry(r.cell))})
+    return pd.DataFrame(rows, columns=["reading", "rule", "place", "group"])
+
+
+def estimate(table: pd.DataFrame, root: Path) -> pd.DataFrame:
+    known = {"sensitivity_cell": measured(root, "sensitivity_cell", 3),
+             "reuters_cell": measured(root, "reuters_cell", 2)}
+    table = table.assign(seconds=[known[r.rule].get(r.place, np.nan)
+                                  for r in table.itertuples()])
+    table["measured"] = table.seconds.notna()
+    for level in ("group", "first"):
+        key = table.group if level == "group" else table.group.map(lambda g: g[0])
+        medians = table[table.measured].groupby(key[table.measured]).seconds.median()
+        table["seconds"] = table.seconds.fillna(key.map(medians))
+    return table
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--configfile", nargs="+", default=["config/config.yaml"])
+    parser.add_argument("--benchmarks", type=Path, default=Path("benchmarks"))
+    parser.add_argument("--cores", type=int, default=2)
+    args = parser.parse_args(argv)
+    table = estimate(cells(load(args.configfile)), args.benchmarks)
+    per = table.groupby("reading", sort=False).agg(cells=("rule", "size"),
+                                                    measured=("measured", "sum"),
+                                                    job_seconds=("seconds", "sum"))
+    per["hours"] = per.job_seconds / 3600 / args.cores
+    total = per.sum(numeric_only=True)
+    per.loc["all"] = total
+    print(per.round({"job_seconds": 0, "hours": 2}).astype({"cells": int, "measured": int})
+          .to_string())
+    unknown = int(table.seconds.isna().sum())
+    if unknown:
+        print(f"{unknown} cells have no measured neighbour: not counted")
+    known = table[table.seconds.notna()]
+    print("by dataset or category (job-s): " + ", ".join(
+        f"{k} {v:.0f}" for k, v in known.groupby(known.place.map(lambda p: p[0]))
+        .seconds.sum().sort_values(ascending=False).items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
