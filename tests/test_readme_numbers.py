@@ -1,9 +1,14 @@
-"""README.md's quoted results are bound to the committed tables (weightboost.report.readme)."""
+"""README.md's quoted results are bound to the committed tables (weightboost.report.readme), and
+the committed derived tables under reports/tables/ are what the report code computes from the
+committed results: a table recomputed without its report rebuilt (or edited by hand) cannot sit
+beside them unnoticed. (The main report's Tables 2-4 and claims are checked through Snakemake in
+tests/test_report.py.)"""
 
 import pytest
 
 from conftest import ROOT
 from weightboost.errors import ReproError
+from weightboost.experiment.tables import to_csv_bytes
 from weightboost.report.readme import MARK, Tables, evaluate, render, stale
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -54,3 +59,12 @@ def test_values_print_as_the_prose_does(tables):
     error = float(evaluate("summary reading=primary noise=0 algorithm=C4.5 dataset=pima "
                            "field=error_mean scale=100 fmt=.1f", tables))
     assert 10 < error < 50
+
+
+@pytest.mark.parametrize("name, source", [
+    ("verdicts.csv", "verdicts"), ("sensitivity_duels.csv", "duels"),
+    ("regboost_table1.csv", "regboost_table1"), ("regboost_claims.csv", "regboost_claims"),
+    ("regboost_cross_paper.csv", "regboost_cross_paper")])
+def test_the_committed_report_tables_are_those_of_the_committed_results(tables, name, source):
+    assert to_csv_bytes(tables.source(source, {})) == \
+        (ROOT / "reports" / "tables" / name).read_bytes()

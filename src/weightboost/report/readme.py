@@ -16,8 +16,10 @@ combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``, ``sd``; wi
 must remain); ``scale`` multiplies (``100`` for a rate in percent); ``fmt`` is a Python format
 spec (default ``g``), and a minus sign prints as the typographic one, as in the prose around it.
 
-The sources (``SOURCES``) are the tables the reports write (``results/``, ``reports/tables/``)
-and a few frames the sensitivity report computes from them with its own functions.
+The sources (``SOURCES``) are the result tables (``results/``) and the frames the reports compute
+from them with their own functions (the verdicts and duels of both studies, RegBoost's Table 1,
+the noise duels, ...), which the reports also write under ``reports/tables/``; the main
+report's Tables 2-4 and claims are read from there.
 """
 
 from __future__ import annotations
@@ -83,6 +85,29 @@ class Tables:
     @cached_property
     def folds(self) -> pd.DataFrame:
         return self.result("sensitivity", "folds.csv")
+
+    @cached_property
+    def sensitivity_verdicts(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The study's verdict matrix and duels, as the sensitivity report computes them."""
+        from weightboost.report.sensitivity import verdict_tables
+
+        study_f1 = (self.result("sensitivity_reuters", "reuters_f1.csv")
+                    if (self.config["sensitivity"].get("reuters")) else None)
+        f1 = self.result("reuters", "reuters_f1.csv") if study_f1 is None else None
+        return verdict_tables(self.config, self.reference, self.folds, self.summary, f1,
+                              study_f1)
+
+    @cached_property
+    def regboost_verdicts(self) -> tuple[list[dict], pd.DataFrame]:
+        """RegBoost's claims (primary reading, with evidence) and verdict matrix, as its
+        report computes them."""
+        from weightboost.experiment.regboost import study_section
+        from weightboost.report.regboost import verdicts
+
+        return verdicts(self.regboost_reference, self.result("regboost", "folds.csv"),
+                        self.result("regboost", "summary.csv"),
+                        self.result("regboost", "semi_supervised.csv"),
+                        study_section(self.config))
 
     def source(self, name: str, where: dict) -> pd.DataFrame:
         """The source's frame; a source of ``FILTERED`` computes only the rows ``where`` asks
@@ -176,20 +201,34 @@ def _wins(t: Tables, where: dict) -> pd.DataFrame:
 def _regboost_evidence(t: Tables) -> pd.DataFrame:
     """The RegBoost claims' evidence under the primary reading, one row per claim and dataset
     (the report's own evaluation: values, difference, corrected resampled t p-value)."""
-    from weightboost.experiment.regboost import study_section
-    from weightboost.report.regboost import verdicts
-
-    results, _ = verdicts(t.regboost_reference, t.result("regboost", "folds.csv"),
-                          t.result("regboost", "summary.csv"),
-                          t.result("regboost", "semi_supervised.csv"), study_section(t.config))
+    results, _ = t.regboost_verdicts
     return pd.concat([r["evidence"].assign(claim=check["id"]) for check, r
                       in zip(t.regboost_reference["claim_checks"], results)], ignore_index=True)
 
 
+def _regboost_table1(t: Tables) -> pd.DataFrame:
+    from weightboost.report.regboost import table1
+
+    return table1(t.result("regboost", "summary.csv"), t.regboost_reference)
+
+
+def _regboost_noise(reading: str):
+    def source(t: Tables) -> pd.DataFrame:
+        from weightboost.experiment.regboost import study_section
+        from weightboost.report.regboost import noise_duels
+
+        return noise_duels(t.result("regboost", "folds.csv"), study_section(t.config), reading)
+
+    return source
+
+
+# computed from the result tables by the reports' own functions (the reports write the same
+# frames under reports/tables/, and tests/test_readme_numbers.py checks the committed ones
+# against these), or read from reports/tables/ where the main report's build is the only way
 SOURCES = {
     "summary": lambda t: t.summary,                                   # the study, per cell
-    "duels": lambda t: t._csv("reports", "tables", "sensitivity_duels.csv"),
-    "verdicts": lambda t: t._csv("reports", "tables", "verdicts.csv"),
+    "duels": lambda t: t.sensitivity_verdicts[1],
+    "verdicts": lambda t: t.sensitivity_verdicts[0],
     "claims": lambda t: t._csv("reports", "tables", "claims.csv"),     # the main tables'
     "table2": lambda t: t._csv("reports", "tables", "table2.csv"),
     "table3": lambda t: t._csv("reports", "tables", "table3.csv"),
@@ -202,9 +241,9 @@ SOURCES = {
     "regboost_summary": lambda t: t.result("regboost", "summary.csv"),
     "regboost_folds": lambda t: t.result("regboost", "folds.csv"),
     "regboost_semi": lambda t: t.result("regboost", "semi_supervised.csv"),
-    "regboost_table1": lambda t: t._csv("reports", "tables", "regboost_table1.csv"),
-    "regboost_claims": lambda t: t._csv("reports", "tables", "regboost_claims.csv"),
-    "regboost_cross_paper": lambda t: t._csv("reports", "tables", "regboost_cross_paper.csv"),
+    "regboost_table1": _regboost_table1,
+    "regboost_claims": lambda t: t.regboost_verdicts[1],
+    "regboost_cross_paper": _regboost_noise("cross_paper"),
     "regboost_evidence": _regboost_evidence,
 }
 FILTERED = {"wins": _wins}
