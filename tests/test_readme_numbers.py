@@ -12,7 +12,8 @@ from weightboost.experiment.tables import to_csv_bytes
 from weightboost.report.readme import MARK, Tables, evaluate, render, stale
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-ROUNDS = "summary reading=primary noise=0|0.1 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f"
+ROUNDS = ("summary reading=primary noise=0|0.1 algorithm=WeightBoost field=rounds_mean agg=mean "
+          "fmt=.0f")
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,12 @@ A QUERY is a source and ``key=value`` words::
     summary reading=primary noise=0 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f
 
 ``key=value`` keeps the source's rows whose column ``key`` equals the value (numbers compared as
-numbers; ``a|b`` for either; ``_`` also matches a space), ``key!=value`` the others. ``field`` is the column read; ``by``
-(columns, comma-separated) first averages it within each group of the rows kept; ``agg``
-combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``, ``sd``; without it exactly one row
-must remain); ``scale`` multiplies (``100`` for a rate in percent); ``fmt`` is a Python format
-spec (default ``g``), and a minus sign prints as the typographic one, as in the prose around it.
+numbers; ``a|b`` for either; ``_`` also matches a space), ``key!=value`` the others. ``field``
+is the column read; ``by`` (columns, comma-separated) first averages it within each group of
+the rows kept; ``agg`` combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``,
+``sd``; without it exactly one row must remain); ``scale`` multiplies (``100`` for a rate in
+percent); ``fmt`` is a Python format spec (default ``g``), and a minus sign prints as the
+typographic one, as in the prose around it.
 
 The sources (``SOURCES``) are the result tables (``results/``) and the frames the reports compute
 from them with their own functions (the verdicts and duels of both studies, RegBoost's Table 1,
