@@ -15,9 +15,9 @@ import yaml
 from conftest import ROOT
 from weightboost.report.build import build_report
 from weightboost.report.claims import evaluate
-from weightboost.report.reference import load_reference, table2, table3, table4
+from weightboost.report.reference import JIN2003, load_reference, table2, table3, table4
 
-REFERENCE = ROOT / "config" / "reference" / "jin2003_tables.yaml"
+REFERENCE = ROOT / JIN2003
 SHARED_REFERENCE = ROOT.parent / "shared" / "reference" / "jin2003_tables.yaml"
 GOLDEN = ROOT / "tests" / "golden" / "ci"
 

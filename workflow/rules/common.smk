@@ -24,6 +24,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE
 from weightboost import warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
+from weightboost.report.reference import JIN2003, WANG_KEGL2004
 from weightboost.errors import ReproError
 from weightboost.experiment import regboost as regboost_study
 from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
@@ -139,7 +140,7 @@ def checked(kind, files):
     return inputs
 
 
-REFERENCE = str(Path(workflow.basedir) / "config" / "reference" / "jin2003_tables.yaml")
+REFERENCE = str(Path(workflow.basedir) / JIN2003)
 LOCK_FILE = str(Path(workflow.basedir) / "requirements.lock")
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
 # warm server compiles the kernels (20-60 s on a fresh clone, by machine), cells wait for it
@@ -451,8 +452,7 @@ REGBOOST_CELL = ("results/cells/regboost/{dataset}/noise{noise}/{fold_order}-{mi
 REGBOOST_SEMI = "results/cells/regboost/semi/{dataset}/{algorithm}/{key}"
 REGBOOST_TABLES = {name: path for name, path in set_files("regboost").items()
                    if name != "regboost_provenance"}
-REGBOOST_REFERENCE = str(Path(workflow.basedir) / "config" / "reference" /
-                         "wang_kegl2004_table1.yaml")
+REGBOOST_REFERENCE = str(Path(workflow.basedir) / WANG_KEGL2004)
 
 if config.get("regboost"):
     REGBOOST = regboost_study.study_section(config)

@@ -35,7 +35,8 @@ import numpy as np
 import pandas as pd
 
 from weightboost.errors import ReproError
-from weightboost.fileio import read_yaml, write_text_atomic
+from weightboost.fileio import write_text_atomic
+from weightboost.report.reference import JIN2003, WANG_KEGL2004, load_reference
 
 # a query starts with its source's (lower-case) name: prose may show the form, <!--n:QUERY-->
 MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
@@ -73,11 +74,11 @@ class Tables:
 
     @cached_property
     def reference(self) -> dict:
-        return read_yaml(self.root / "config" / "reference" / "jin2003_tables.yaml")
+        return load_reference(self.root / JIN2003)
 
     @cached_property
     def regboost_reference(self) -> dict:
-        return read_yaml(self.root / "config" / "reference" / "wang_kegl2004_table1.yaml")
+        return load_reference(self.root / WANG_KEGL2004)
 
     @cached_property
     def summary(self) -> pd.DataFrame:

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from weightboost.fileio import read_yaml
 
+# the published figures of each paper, relative to the project's root
+JIN2003 = "config/reference/jin2003_tables.yaml"
+WANG_KEGL2004 = "config/reference/wang_kegl2004_table1.yaml"
+
 DATASETS = {  # paper row name -> dataset key
     "Ionosphere": "ionosphere", "German": "german", "Pima": "pima",
     "Breast Cancer": "breast_cancer", "wpbc": "wpbc", "wdbc": "wdbc", "Contraceptive": "cmc",
