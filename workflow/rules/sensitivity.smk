@@ -7,19 +7,18 @@ import pandas as pd
 
 from weightboost.experiment.sensitivity import (PLAN_COLUMNS, REUTERS_PLAN_COLUMNS, cell_jobs,
                                                plan as sensitivity_plan, reuters_plan,
-                                               study_section)
+                                               reuters_source, study_section)
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
 # the table sets the sensitivity report reads: the study's, and its Reuters table when it reruns
 # Reuters under the readings (`sensitivity.reuters`); else the main run's Reuters tables (the
 # Reuters claim is then decided on the main run's split: the committed Reuters tables are read
 # as they are, computed first only when missing)
-if SENSITIVITY.get("reuters"):
-    SENSITIVITY_SETS, STUDY_GIVEN = ("sensitivity", "sensitivity_reuters"), ()
-    STUDY_F1 = f"{RESULTS}/{TABLE_SETS['sensitivity_reuters'][0]}"
-else:
-    SENSITIVITY_SETS, STUDY_GIVEN = ("sensitivity", "reuters"), ("reuters",)
-    STUDY_F1 = None
+REUTERS_SOURCE = reuters_source(config) if SENSITIVITY else "reuters"
+SENSITIVITY_SETS = ("sensitivity", REUTERS_SOURCE)
+STUDY_GIVEN = ("reuters",) if REUTERS_SOURCE == "reuters" else ()
+STUDY_F1 = (f"{RESULTS}/{TABLE_SETS['sensitivity_reuters'][0]}"
+            if REUTERS_SOURCE == "sensitivity_reuters" else None)
 SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/{key}/"
                     "reps{repeats}.csv")
 if SENSITIVITY:
@@ -145,7 +144,6 @@ if SENSITIVITY:
             config=config,
             results=RESULTS,
             table_sets=SENSITIVITY_SETS,
-            study_f1=STUDY_F1,
             tables_sha256=given_digests(SENSITIVITY_SETS, STUDY_GIVEN),
         log:
             "logs/sensitivity_report.log",

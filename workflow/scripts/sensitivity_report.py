@@ -6,7 +6,7 @@ from pathlib import Path
 import pandas as pd
 
 from weightboost.experiment.provenance import TABLE_SETS
-from weightboost.experiment.sensitivity import readings, study_section
+from weightboost.experiment.sensitivity import readings, reuters_source, study_section
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import provenance
@@ -22,10 +22,10 @@ def main(smk):
     results = Path(smk.params.results)  # tables read as given are no inputs: read them here
     study = {Path(name).stem: results / name for name in TABLE_SETS["sensitivity"]}
     folds, summary, timing = (pd.read_csv(study[k]) for k in ("folds", "summary", "timing"))
-    study_f1 = pd.read_csv(smk.params.study_f1) if smk.params.study_f1 else None
-    f1 = None if study_f1 is not None else pd.read_csv(results / TABLE_SETS["reuters"][0])
+    source = reuters_source(smk.params.config)
+    reuters_f1 = pd.read_csv(results / TABLE_SETS[source][0])
     reference = load_reference(smk.input.reference)
-    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, f1, study_f1)
+    verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, reuters_f1)
     write_bytes_atomic(smk.output.verdicts, to_csv_bytes(verdicts))
     write_bytes_atomic(smk.output.duels, to_csv_bytes(duels))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
@@ -43,8 +43,8 @@ def main(smk):
                                beta_duels(folds, summary, smk.params.config),
                                chosen_c_table(folds), Path(smk.output.forest),
                                Path(smk.output.noise),
-                               None if study_f1 is None else reuters_seed_tests(study_f1,
-                                                                                reference))
+                               reuters_seed_tests(reuters_f1, reference)
+                               if source == "sensitivity_reuters" else None)
     out = Path(smk.output.md).parent
     provenance.add_section(doc, Path.cwd(), results, smk.params.table_sets,
                            Path(smk.input.lock), out,

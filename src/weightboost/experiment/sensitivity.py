@@ -61,6 +61,13 @@ def study_section(config: dict) -> dict:
     return study
 
 
+def reuters_source(config: dict) -> str:
+    """The table set whose Reuters F1 table the study's Reuters claim reads: the study's own
+    (``sensitivity_reuters``, every reading) when ``sensitivity.reuters`` is set, else the main
+    run's (``reuters``: the primary reading only, on the main run's split)."""
+    return "sensitivity_reuters" if config["sensitivity"].get("reuters") else "reuters"
+
+
 def format_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"

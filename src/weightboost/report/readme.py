@@ -91,13 +91,11 @@ class Tables:
     @cached_property
     def sensitivity_verdicts(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """The study's verdict matrix and duels, as the sensitivity report computes them."""
+        from weightboost.experiment.sensitivity import reuters_source
         from weightboost.report.sensitivity import verdict_tables
 
-        study_f1 = (self.result("sensitivity_reuters", "reuters_f1.csv")
-                    if (self.config["sensitivity"].get("reuters")) else None)
-        f1 = self.result("reuters", "reuters_f1.csv") if study_f1 is None else None
-        return verdict_tables(self.config, self.reference, self.folds, self.summary, f1,
-                              study_f1)
+        f1 = self.result(reuters_source(self.config), "reuters_f1.csv")
+        return verdict_tables(self.config, self.reference, self.folds, self.summary, f1)
 
     @cached_property
     def regboost_verdicts(self) -> tuple[list[dict], pd.DataFrame]:

@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.experiment.sensitivity import PRIMARY, readings, reuters_means, study_section
+from weightboost.experiment.sensitivity import (PRIMARY, readings, reuters_means,
+                                                reuters_source, study_section)
 from weightboost.report import claims as claim_checks
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, table2, table4
@@ -90,10 +91,12 @@ def _needed(check, result) -> str:
 
 
 def verdict_tables(config: dict, reference: dict, folds: pd.DataFrame, summary: pd.DataFrame,
-                   f1: pd.DataFrame | None, study_f1: pd.DataFrame | None = None):
-    """The claims under every reading: ``f1`` is the main run's Reuters table (the Reuters
-    claim under the primary reading only), ``study_f1`` the study's own (every reading, F1
-    averaged over the seeds)."""
+                   reuters_f1: pd.DataFrame):
+    """The claims under every reading; ``reuters_f1`` is the F1 table of the config's
+    ``reuters_source``: the study's own (every reading, F1 averaged over the seeds) or the
+    main run's (the Reuters claim under the primary reading only)."""
+    f1, study_f1 = ((None, reuters_f1) if reuters_source(config) == "sensitivity_reuters"
+                    else (reuters_f1, None))
     study = study_section(config)
     datasets = study["datasets"]
     checks, texts = reference["claim_checks"], reference["claims"]
