@@ -100,6 +100,28 @@ def test_a_run_killed_at_random_points_then_a_config_change_gives_clean_tables(
     assert_same_tables(reference, workdir)
 
 
+def test_a_snakemake_of_another_directory_is_not_live_here(tmp_path):
+    # a Snakemake working elsewhere (started there, or pointed there by --directory) leaves
+    # this directory's lock stale; one started elsewhere but pointed here does not
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)", "-m", "snakemake"]
+    runs = [(there, []), (tmp_path, ["--directory", "there"]), (there, ["-d", "../here"])]
+    for k, (cwd, words) in enumerate(runs):
+        process = subprocess.Popen(sleeper + words, cwd=cwd)
+        try:
+            deadline = time.time() + 10
+            while time.time() < deadline and not launcher._live_snakemake_in(there.resolve()) \
+                    and not launcher._live_snakemake_in(here.resolve()):
+                time.sleep(0.05)
+            assert launcher._live_snakemake_in(here.resolve()) == (k == 2), (cwd, words)
+            assert launcher._live_snakemake_in(there.resolve()) == (k < 2), (cwd, words)
+        finally:
+            process.kill()
+            process.wait()
+
+
 def test_the_launcher_stops_the_jobs_a_killed_snakemake_left(tmp_path):
     # processes of jobs working in the run's directory (a compute job's command names
     # weightboost.warm; a script job runs a file under .snakemake/scripts/, which does not make

@@ -24,11 +24,14 @@ import time
 from pathlib import Path
 
 
-def _workdir(args: list[str]) -> Path:
+def _workdir(args: list[str], cwd: Path | None = None) -> Path:
+    """The directory a Snakemake command line ``args`` works in, started in ``cwd`` (this
+    process's working directory if None)."""
+    base = Path.cwd() if cwd is None else cwd
     for flag in ("--directory", "-d"):
         if flag in args and args.index(flag) + 1 < len(args):
-            return Path(args[args.index(flag) + 1]).resolve()
-    return Path.cwd().resolve()
+            return (base / args[args.index(flag) + 1]).resolve()
+    return base.resolve()
 
 
 def _processes():
@@ -60,7 +63,7 @@ def _live_snakemake_in(directory: Path) -> bool:
     for _, words, cwd in _processes():
         if not _is_snakemake(words):
             continue
-        if _workdir(words) == directory or (cwd == directory and "--directory" not in words):
+        if _workdir(words, cwd) == directory:  # another's cwd, not ours: its own directory
             return True
     return False
 
