@@ -12,8 +12,8 @@ A QUERY is a source and ``key=value`` words::
 ``key=value`` keeps the source's rows whose column ``key`` equals the value (numbers compared as
 numbers; ``a|b`` for either; ``_`` also matches a space), ``key!=value`` the others. ``field``
 is the column read; ``by`` (columns, comma-separated) first averages it within each group of
-the rows kept; ``agg`` combines the rows (``mean``, ``min``, ``max``, ``absmax``, ``count``,
-``sd``; without it exactly one row must remain); ``scale`` multiplies (``100`` for a rate in
+the rows kept; ``agg`` combines the rows (``mean``, ``sum``, ``min``, ``max``, ``absmax``,
+``count``, ``sd``; without it exactly one row must remain); ``scale`` multiplies (``100`` for a rate in
 percent); ``fmt`` is a Python format spec (default ``g``), and a minus sign prints as the
 typographic one, as in the prose around it.
 
@@ -41,7 +41,7 @@ from weightboost.report.reference import JIN2003, WANG_KEGL2004, load_reference
 # a query starts with its source's (lower-case) name: prose may show the form, <!--n:QUERY-->
 MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
 OPTIONS = ("field", "by", "agg", "fmt", "scale")
-AGGREGATES = {"mean": np.mean, "min": np.min, "max": np.max, "count": len,
+AGGREGATES = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max, "count": len,
               "absmax": lambda v: np.max(np.abs(v)), "sd": lambda v: np.std(v, ddof=1)}
 
 
@@ -227,6 +227,7 @@ def _regboost_noise(reading: str):
 # against these), or read from reports/tables/ where the main report's build is the only way
 SOURCES = {
     "summary": lambda t: t.summary,                                   # the study, per cell
+    "timing": lambda t: t.result("sensitivity", "timing.csv"),        # its seconds per reading
     "duels": lambda t: t.sensitivity_verdicts[1],
     "verdicts": lambda t: t.sensitivity_verdicts[0],
     "claims": lambda t: t._csv("reports", "tables", "claims.csv"),     # the main tables'
