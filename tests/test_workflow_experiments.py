@@ -150,7 +150,10 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         assert ran.returncode == 0, ran.stderr[-3000:]
         loaded = set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
         listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE[table_set])}
-        assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))
+        # WeightDecayCV's module, which the sensitivity study's weight_decay_cv reading loads
+        # (and a user's entry may): listed for every C4.5 table set, loaded by its cells only
+        inner_cv = {"boosting/selection.py"}
+        assert loaded == listed - inner_cv, (sorted(loaded - listed), sorted(listed - loaded))
 
 
 def test_a_script_rewritten_alike_reruns_nothing_and_an_edited_one_its_rule(tiny_run, tmp_path):

@@ -419,6 +419,7 @@ def warm_up(second_process: bool = True) -> None:
     def meanwhile():
         compile_boosting()
         from weightboost.experiment import jobs  # noqa: F401 - the job modules themselves
+        from weightboost.boosting import regboost  # noqa: F401 - and the stumps' (imported lazily)
 
     compile_kernels(second_process, meanwhile)
     from weightboost.boosting import AdaBoost, WeightDecay

@@ -22,10 +22,12 @@ between them in the tables can only come from what makes them differ:
 Subclasses implement ``_weight_log``, ``_coefficient`` and, if not additive, ``_combine``.
 
 The base learner is C4.5 (the default) or any scikit-learn classifier that takes sample
-weights. The two built-in base learners are prepared once per fit instead of once per round
-(``_prepare``): C4.5 encodes and presorts the attributes (``C45Data``), ``DecisionStump``
-sorts every feature and lists its candidate thresholds with their graph penalties
-(``StumpData``); every round then fits on the prepared data.
+weights. The two built-in base learners are prepared once per fit instead of once per round,
+through the protocol of ``weightboost.prepared``: C4.5 encodes and presorts the attributes
+(``C45Data``), ``DecisionStump`` sorts every feature and lists its candidate thresholds with
+their graph penalties (``StumpData``); every round then fits on the prepared data. The loop
+knows the protocol, not the learners: C4.5 is imported as the default base learner, stumps
+not at all.
 """
 
 from __future__ import annotations
@@ -37,27 +39,29 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.boosting import libm
-from weightboost.c45 import C45, C45Data, prepare
-from weightboost.c45.data import take_rows
-from weightboost.stumps import DecisionStump, StumpData, prepare_stumps
+from weightboost.c45 import C45
+from weightboost.prepared import PreparedData
 
 ZERO_ERROR = 1e-12
 
 
 def _take(data, rows):
-    """The training rows ``rows`` (ascending, with repeats) of prepared or plain input."""
-    if isinstance(data, C45Data):
-        return take_rows(data, rows)
+    """The training rows ``rows`` (ascending, with repeats) of plain input."""
     if hasattr(data, "iloc"):
         return data.iloc[rows]
     return data[rows]
 
 
+def _prepares(learner) -> bool:
+    """Whether ``learner`` implements the protocol of ``weightboost.prepared``."""
+    return hasattr(learner, "_fit_round")
+
+
 def _unfitted_copies(base):
-    """A factory of unfitted copies of ``base``: ``clone`` in general; for C4.5 and stumps,
-    whose parameters are plain values, the constructor called with them (a round's tree is
-    then not slowed by scikit-learn's signature inspection)."""
-    if type(base) in (C45, DecisionStump):
+    """A factory of unfitted copies of ``base``: ``clone`` in general; for a learner of the
+    prepared protocol (C4.5, stumps), whose parameters are plain values, the constructor called
+    with them (a round's tree is then not slowed by scikit-learn's signature inspection)."""
+    if _prepares(base):
         params, cls = base.get_params(deep=False), type(base)
         return lambda: cls(**params)
     return lambda: clone(base)
@@ -148,7 +152,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return C45() if self.base_estimator is None else self.base_estimator
 
     def _check_input(self, X):
-        if isinstance(X, (C45Data, StumpData)):
+        if isinstance(X, PreparedData):
             return X
         if hasattr(X, "iloc"):  # a DataFrame: categorical columns are nominal attributes
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
@@ -158,12 +162,10 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare(self, X, base, unlabeled=None):
         """The training data in the form every round's base learner fits on."""
-        if isinstance(X, StumpData):
+        if isinstance(X, PreparedData):
             return X
-        if isinstance(base, C45):
-            return prepare(X)
-        if isinstance(base, DecisionStump):
-            return prepare_stumps(X.to_numpy() if hasattr(X, "iloc") else X, unlabeled)
+        if _prepares(base):
+            return base._prepare_training(X, unlabeled)
         return X
 
     def _fit_tree(self, new_tree, data, signed, p, rng, fresh):
@@ -176,19 +178,15 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         n = len(p)
         draws = MAX_DRAWS if rng is not None else 1
         for _ in range(draws):
-            if isinstance(data, StumpData):  # a draw with replacement is its counts as weights
-                weights = n * p if rng is None else rng.multinomial(n, p).astype(np.float64)
-                tree = new_tree()._fit_prepared(data, signed, weights)
-            elif rng is None and isinstance(data, C45Data):
-                tree = new_tree()._fit_checked(data, *self._tree_labels, n * p)
-            elif rng is None:
-                tree = new_tree().fit(data, signed, sample_weight=n * p)
-            else:
-                rows = np.repeat(np.arange(n), rng.multinomial(n, p))
-                tree = new_tree().fit(_take(data, rows), signed[rows])
-            if isinstance(data, (C45Data, StumpData)):
+            if isinstance(data, PreparedData):
+                tree = new_tree()._fit_round(data, signed, self._tree_labels, p, rng)
                 prediction = np.asarray(tree._predict_training(data), dtype=np.float64)
-            else:
+            else:  # any scikit-learn classifier: weights, or the drawn rows
+                if rng is None:
+                    tree = new_tree().fit(data, signed, sample_weight=n * p)
+                else:
+                    rows = np.repeat(np.arange(n), rng.multinomial(n, p))
+                    tree = new_tree().fit(_take(data, rows), signed[rows])
                 prediction = np.asarray(tree.predict(data), dtype=np.float64)
             correct = prediction == signed
             error = float(p[~correct].sum())
@@ -314,16 +312,11 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction -------------------------------------------------------------------------
     def _tree_outputs(self, X):
         check_is_fitted(self, "estimators_")
-        if self.estimators_ and isinstance(self.estimators_[0], C45) \
-                and not isinstance(X, C45Data):
-            # the trees share the training encoding: encode the rows once, not once per tree
-            X = self.estimators_[0].encode(X)
-        elif self.estimators_ and isinstance(self.estimators_[0], DecisionStump):
-            X = self.estimators_[0]._validated(X)  # once, not once per stump
-            for stump in self.estimators_:
-                yield stump._signs(X)
+        if self.estimators_ and _prepares(self.estimators_[0]):
+            # X checked and encoded once for all the trees, not once per tree
+            yield from type(self.estimators_[0])._ensemble_outputs(self.estimators_, X)
             return
-        elif not isinstance(X, C45Data):
+        if not isinstance(X, PreparedData):
             if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
                 X = np.asarray(X.toarray(), dtype=np.float64)
             X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,

@@ -14,6 +14,10 @@ On the shared loop (``weightboost.boosting.core``) it is three rules and a base 
 The loop's stop rule applies as to every booster: a stump with ε = 0 or ε ≥ ½ stops boosting,
 and a stump declined at the first round is kept as the whole model (the paper's f^(0) = 0
 would predict no class).
+
+``RegBoostCV`` (docs/algorithms.md §7.5) chooses λ as Wang & Kégl do, by 5-fold
+cross-validation on the training set (``selection.InnerCV``); the chosen λ is ``lam_``. Each
+inner training fold's stumps and graph are prepared once and shared by every λ of the grid.
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ import numpy as np
 from sklearn.utils.validation import check_array
 
 from weightboost.boosting.core import BoostingClassifier
+from weightboost.boosting.selection import InnerCV, checked_grid
 from weightboost.boosting.variants import adaboost_alpha
 from weightboost.stumps import DecisionStump, StumpData, prepare_stumps
 from weightboost.stumps.graph import SCALINGS
+
+LAMBDA_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 
 
 def offset_term(theta: float) -> float:
@@ -131,3 +138,62 @@ def stump_tags(tags):
     tags.input_tags.sparse = False
     tags.input_tags.allow_nan = False
     return tags
+
+
+class RegBoostCV(InnerCV):
+    """RegBoost whose λ is chosen by stratified k-fold cross-validation on the labelled
+    training points (Wang & Kégl 2004, §4: 5-fold).
+
+    Each inner training fold gets its own graph (its points and the unlabelled ones), as the
+    outer training set does; the held-out inner fold is left out of it.
+
+    Parameters
+    ----------
+    lams : sequence of float, default=(0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1)
+        The grid of λ values, each ≥ 0 (docs/algorithms.md §7.5 on its range).
+    cv : int, default=5
+        Inner folds.
+    n_estimators, n_neighbors, graph_scaling, objective
+        Passed to every ``RegBoost`` fit.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the inner folds.
+    """
+
+    def __init__(self, lams=LAMBDA_GRID, cv=5, n_estimators=1000, n_neighbors=8,
+                 graph_scaling="raw", objective="R1", random_state=None):
+        self.lams = lams
+        self.cv = cv
+        self.n_estimators = n_estimators
+        self.n_neighbors = n_neighbors
+        self.graph_scaling = graph_scaling
+        self.objective = objective
+        self.random_state = random_state
+
+    def _booster(self, lam):
+        return RegBoost(n_estimators=self.n_estimators, lam=lam, n_neighbors=self.n_neighbors,
+                        graph_scaling=self.graph_scaling, objective=self.objective)
+
+    def _check_params(self):
+        grid = checked_grid(self.lams, "lams")
+        self._check_cv()
+        self._booster(float(grid[0]))._check_params()
+        return grid
+
+    def fit(self, X, y, unlabeled=None):
+        """Fit on the labelled X, y; ``unlabeled`` points enter every graph (semi-supervised)."""
+        grid = self._check_params()
+        if hasattr(X, "iloc"):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        X = check_array(X, dtype=np.float64)
+        y = self._labels(X, y)
+        fold_seed, _ = self._seeds()
+
+        def fold_predictor(train, valid):
+            data = prepare_stumps(X[train], unlabeled, self.n_neighbors, self.graph_scaling)
+            return lambda lam: self._booster(lam).fit(data, y[train]).predict(X[valid])
+
+        return self._search(grid, y, fold_seed, fold_predictor,
+                            lambda lam: self._booster(lam).fit(X, y, unlabeled), "lam_")
+
+    def __sklearn_tags__(self):
+        return stump_tags(super().__sklearn_tags__())

@@ -6,9 +6,8 @@ chosen value on the whole training set, and the delegation of predictions to tha
 
 * ``WeightDecayCV`` (docs/algorithms.md §2.2): the paper does not give Weight Decay's C, and
   Rätsch et al. choose it per data set by cross-validation; the chosen C is ``C_``.
-* ``RegBoostCV`` (docs/algorithms.md §7.5): Wang & Kégl choose RegBoost's penalty coefficient
-  λ by 5-fold cross-validation; the chosen λ is ``lam_``. Each inner training fold's stumps
-  and graph are prepared once and shared by every λ of the grid.
+* ``RegBoostCV`` (``weightboost.boosting.regboost``, beside RegBoost: the tables of C4.5's
+  boosters do not depend on the stumps' code) chooses RegBoost's λ.
 
 In the experiments each runs inside whatever training set it is given: an outer training fold,
 with its possibly noisy labels.
@@ -24,14 +23,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.boosting.core import booster_tags
-from weightboost.boosting.regboost import RegBoost, stump_tags
 from weightboost.boosting.variants import WeightDecay
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import EncodedRows, take_rows
-from weightboost.stumps import prepare_stumps
 
 C_GRID = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
-LAMBDA_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 COPIED = ("classes_", "n_features_in_", "n_rounds_", "restarts_", "stopped_early_")
 
 
@@ -165,65 +161,6 @@ class WeightDecayCV(InnerCV):
 
         return self._search(grid, y, fold_seed, fold_predictor,
                             lambda C: self._booster(C, fit_seed).fit(data, y), "C_")
-
-
-class RegBoostCV(InnerCV):
-    """RegBoost whose λ is chosen by stratified k-fold cross-validation on the labelled
-    training points (Wang & Kégl 2004, §4: 5-fold).
-
-    Each inner training fold gets its own graph (its points and the unlabelled ones), as the
-    outer training set does; the held-out inner fold is left out of it.
-
-    Parameters
-    ----------
-    lams : sequence of float, default=(0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1)
-        The grid of λ values, each ≥ 0 (docs/algorithms.md §7.5 on its range).
-    cv : int, default=5
-        Inner folds.
-    n_estimators, n_neighbors, graph_scaling, objective
-        Passed to every ``RegBoost`` fit.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the inner folds.
-    """
-
-    def __init__(self, lams=LAMBDA_GRID, cv=5, n_estimators=1000, n_neighbors=8,
-                 graph_scaling="raw", objective="R1", random_state=None):
-        self.lams = lams
-        self.cv = cv
-        self.n_estimators = n_estimators
-        self.n_neighbors = n_neighbors
-        self.graph_scaling = graph_scaling
-        self.objective = objective
-        self.random_state = random_state
-
-    def _booster(self, lam):
-        return RegBoost(n_estimators=self.n_estimators, lam=lam, n_neighbors=self.n_neighbors,
-                        graph_scaling=self.graph_scaling, objective=self.objective)
-
-    def _check_params(self):
-        grid = checked_grid(self.lams, "lams")
-        self._check_cv()
-        self._booster(float(grid[0]))._check_params()
-        return grid
-
-    def fit(self, X, y, unlabeled=None):
-        """Fit on the labelled X, y; ``unlabeled`` points enter every graph (semi-supervised)."""
-        grid = self._check_params()
-        if hasattr(X, "iloc"):
-            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
-        X = check_array(X, dtype=np.float64)
-        y = self._labels(X, y)
-        fold_seed, _ = self._seeds()
-
-        def fold_predictor(train, valid):
-            data = prepare_stumps(X[train], unlabeled, self.n_neighbors, self.graph_scaling)
-            return lambda lam: self._booster(lam).fit(data, y[train]).predict(X[valid])
-
-        return self._search(grid, y, fold_seed, fold_predictor,
-                            lambda lam: self._booster(lam).fit(X, y, unlabeled), "lam_")
-
-    def __sklearn_tags__(self):
-        return stump_tags(super().__sklearn_tags__())
 
 
 def _rows(data, rows):

@@ -25,6 +25,7 @@ import pandas as pd
 from numba import njit
 
 from weightboost.c45.tree import unsigned
+from weightboost.prepared import PreparedData
 
 
 class GrowView(NamedTuple):
@@ -64,7 +65,7 @@ class EncodedRows:
 
 
 @dataclass(frozen=True, eq=False)
-class C45Data:
+class C45Data(PreparedData):
     X: np.ndarray                 # (n, d) float64; nominal columns hold codes: the transpose
                                   # of XT (one copy of the values)
     XT: np.ndarray                # (d, n) the same values, attribute-major (for the grower)

@@ -12,7 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
 from weightboost.c45.criteria import z_for_confidence
-from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare
+from weightboost.c45.data import C45Data, EncodedRows, encode_like, prepare, take_rows
 from weightboost.c45.build import fit_tree
 from weightboost.c45.predict import apply_leaves, most_probable, predict_distribution
 from weightboost.c45.tree import ATTR, FIRST, NCHILD, THRESH, GrowSettings, PruneSettings
@@ -267,10 +267,35 @@ class C45(ClassifierMixin, BaseEstimator):
         return self.classes_[most_probable(matrix, self._nominal, t.node_int, t.node_float,
                                            t.empty, t.dist)]
 
+    # -- boosting's base-learner protocol (weightboost.prepared) ------------------------------
+    def _prepare_training(self, X, unlabeled=None):
+        if unlabeled is not None:
+            raise ValueError("C45 takes no unlabeled points")
+        return prepare(X)
+
+    def _fit_round(self, data: C45Data, signed, tree_labels, p, rng):
+        """A boosting round: the distribution ``p`` as weights (scaled to sum to N), or with
+        ``rng`` the tree of N rows drawn with replacement, with unit weights (a draw's copies
+        of a row are instances, which minNumObj counts)."""
+        n = len(p)
+        if rng is None:
+            return self._fit_checked(data, *tree_labels, n * p)
+        rows = np.repeat(np.arange(n), rng.multinomial(n, p))
+        return self.fit(take_rows(data, rows), signed[rows])
+
     def _predict_training(self, data: C45Data):
         """``predict`` on the prepared data the tree was just fitted to (or drawn from), without
         the checks and encoding that such rows do not need: boosting's every round."""
         return self._predict_encoded(data.XT.T)
+
+    @classmethod
+    def _ensemble_outputs(cls, estimators, X):
+        """Each tree's predictions on X, the rows encoded once (the trees share the training
+        encoding)."""
+        if not isinstance(X, C45Data):
+            X = estimators[0].encode(X)
+        for tree in estimators:
+            yield np.asarray(tree.predict(X), dtype=np.float64)
 
     def apply(self, X):
         """Index of the leaf each sample reaches (at a missing value: the heaviest branch)."""

@@ -27,31 +27,32 @@ LEARNERS = {  # learner name -> "module:class", imported when an entry uses it
     "BelkinNiyogi": "weightboost.semi_supervised:BelkinNiyogi",
     "KnnLabelSpreading": "weightboost.semi_supervised:KnnLabelSpreading",
 }
-BASE_LEARNERS = ("C45", "DecisionStump")
+BASE_LEARNERS = {"C45": "weightboost.c45:C45", "DecisionStump": "weightboost.stumps:DecisionStump"}
+
+
+def _imported(path: str):
+    import importlib
+
+    module, _, cls = path.partition(":")
+    return getattr(importlib.import_module(module), cls)
 
 
 def learner_class(name: str, kind):
-    import importlib
-
     if kind not in LEARNERS:
         raise ConfigError(f"algorithms.{name}.learner is {kind!r}; use one of {list(LEARNERS)}")
-    module, _, cls = LEARNERS[kind].partition(":")
-    return getattr(importlib.import_module(module), cls)
+    return _imported(LEARNERS[kind])
 
 
 def base_learner(name: str, base: dict):
     """The base learner of ``params.base``: C4.5 with these parameters (e.g. {pruning: false}),
     or a decision stump with ``learner: DecisionStump``."""
-    from weightboost.c45 import C45
-    from weightboost.stumps import DecisionStump
-
     params = dict(base or {})
     kind = params.pop("learner", "C45")
     if kind not in BASE_LEARNERS:
         raise ConfigError(f"algorithms.{name}.params.base.learner is {kind!r}; use one of "
                           f"{list(BASE_LEARNERS)}")
     try:
-        return (C45 if kind == "C45" else DecisionStump)(**params)
+        return _imported(BASE_LEARNERS[kind])(**params)
     except TypeError as exc:
         raise ConfigError(f"algorithms.{name}.params.base: {exc}") from None
 

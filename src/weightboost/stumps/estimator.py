@@ -96,6 +96,27 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
         return self
 
+    # -- boosting's base-learner protocol (weightboost.prepared) ------------------------------
+    def _prepare_training(self, X, unlabeled=None):
+        if isinstance(X, StumpData):
+            return X
+        return prepare_stumps(X.to_numpy() if hasattr(X, "iloc") else X, unlabeled)
+
+    def _fit_round(self, data: StumpData, signed, tree_labels, p, rng):
+        """A boosting round: the distribution ``p`` as weights (scaled to sum to N), or with
+        ``rng`` a draw of N points with replacement, whose counts are the weights (a stump
+        depends on the weights only)."""
+        n = len(p)
+        weights = n * p if rng is None else rng.multinomial(n, p).astype(np.float64)
+        return self._fit_prepared(data, signed, weights)
+
+    @classmethod
+    def _ensemble_outputs(cls, estimators, X):
+        """Each stump's outputs on X, X checked once."""
+        X = estimators[0]._validated(X)
+        for stump in estimators:
+            yield stump._signs(X)
+
     def _signs(self, X):
         if self.feature_ < 0:
             return np.full(X.shape[0], -float(self.polarity_))

@@ -33,13 +33,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from weightboost.prepared import PreparedData
 from weightboost.stumps.graph import cut_counts, knn_edges, scaled
 
 OBJECTIVES = ("R1", "R2")
 
 
 @dataclass(frozen=True)
-class StumpData:
+class StumpData(PreparedData):
     """A training set prepared for stumps (see the module docstring).
 
     ``X`` holds the labelled rows first, then the unlabelled ones (``n_labelled`` of them
