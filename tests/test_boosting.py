@@ -249,7 +249,7 @@ def test_the_compiled_sum_is_numpys_pairwise_sum_bit_for_bit():
     """The line search's losses are summed in compiled code as numpy sums (pairwise, with 8
     partial sums per block): a plain left-to-right sum differs in last bits, and with it the
     coefficient."""
-    from weightboost.boosting.variants import _pairwise_sum
+    from weightboost.boosting.libm import pairwise_sum as _pairwise_sum
 
     rng = np.random.default_rng(5)
     lengths = list(range(0, 300)) + [int(n) for n in rng.integers(300, 30000, size=60)]

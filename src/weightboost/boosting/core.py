@@ -189,7 +189,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                     tree = new_tree().fit(_take(data, rows), signed[rows])
                 prediction = np.asarray(tree.predict(data), dtype=np.float64)
             correct = prediction == signed
-            error = float(p[~correct].sum())
+            error = libm.misclassified_weight(p, correct)
             if error >= ZERO_ERROR:
                 break
         if uniform:
@@ -243,8 +243,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             relative = score - origin
             margin = signed * relative
             log_w = self._weight_log(margin, relative, state)
-            p = libm.exp(log_w - log_w.max())
-            p /= p.sum()
+            p = libm.distribution(log_w)  # exp(log_w - max), normalised
             tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng,
                                                               fresh)
             perfect = error < ZERO_ERROR

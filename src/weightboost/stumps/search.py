@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from weightboost.c45.tree import unsigned
 from weightboost.prepared import PreparedData
 from weightboost.stumps.graph import cut_counts, knn_edges, scaled
 
@@ -129,26 +130,27 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
 @njit(cache=True)
 def _prefix_sums(order, wy, first, width, prefix):
     """prefix[k, p]: the sum of ``wy`` over the first p + 1 points of feature first + k in
-    sorted order, for ``width`` ≤ 4 features. Four features share one pass, so that four
+    sorted order, for ``width`` (4 or 1) features. Four features share one pass, so that four
     independent additions are in flight instead of one chain (same order per feature)."""
     n = order.shape[1]
     if width == 4:
+        r0, r1, r2, r3 = order[first], order[first + 1], order[first + 2], order[first + 3]
         a0 = a1 = a2 = a3 = 0.0
         for p in range(n):
-            a0 += wy[order[first, p]]
-            a1 += wy[order[first + 1, p]]
-            a2 += wy[order[first + 2, p]]
-            a3 += wy[order[first + 3, p]]
+            a0 += wy[unsigned(r0[p])]
+            a1 += wy[unsigned(r1[p])]
+            a2 += wy[unsigned(r2[p])]
+            a3 += wy[unsigned(r3[p])]
             prefix[0, p] = a0
             prefix[1, p] = a1
             prefix[2, p] = a2
             prefix[3, p] = a3
     else:
-        for k in range(width):
-            acc = 0.0
-            for p in range(n):
-                acc += wy[order[first + k, p]]
-                prefix[k, p] = acc
+        row = order[first]
+        acc = 0.0
+        for p in range(n):
+            acc += wy[unsigned(row[p])]
+            prefix[0, p] = acc
 
 
 @njit(cache=True)
@@ -164,8 +166,9 @@ def _log_r2(a, theta):
 def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
     """(chosen candidate or -1, its feature, its edge γ of polarity +1, admissible count, the
     chosen stump's outputs on the labelled points) for the ``weights`` of the labelled points;
-    θ_c = offset_scale · penalty[c]. Every candidate's edge from the prefix sums of w·y in
-    sorted order, then the scores in one pass (the first maximum wins a tie)."""
+    θ_c = offset_scale · penalty[c]. The prefix sums of w·y in sorted order, four features at
+    a time, then each of their candidates' edge and score at once (the first maximum wins a
+    tie; the edges are kept only for R2's second pass)."""
     d, n = order.shape
     n_labelled = weights.shape[0]
     wy = np.zeros(n)
@@ -176,25 +179,27 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     for i in range(n_labelled):
         wy[i] = weights[i] * labels[i] / total_weight
         total += wy[i]
-    m = split.shape[0]
-    edges = np.empty(m)
+    edges = np.empty(split.shape[0] if use_r2 else 0)
     prefix = np.empty((4, n))
-    for first in range(0, d, 4):
-        width = min(4, d - first)
+    chosen, best_score, admissible = -1, -np.inf, 0
+    first = 0
+    while first < d:
+        width = 4 if d - first >= 4 else 1
         _prefix_sums(order, wy, first, width, prefix)
         for k in range(width):
             row = prefix[k]
             for c in range(offsets[first + k], offsets[first + k + 1]):
-                edges[c] = total - 2.0 * row[split[c]]
-    chosen, best_score, admissible = -1, -np.inf, 0
-    for c in range(m):
-        score = abs(edges[c]) - offset_scale * penalty[c]
-        admissible += score > 0.0
-        if score > best_score:
-            chosen, best_score = c, score
+                edge = total - 2.0 * row[unsigned(split[c])]
+                score = abs(edge) - offset_scale * penalty[c]
+                admissible += score > 0.0
+                if score > best_score:
+                    chosen, best_score = c, score
+                if use_r2:
+                    edges[c] = edge
+        first += width
     if use_r2:  # R2: the best admissible candidate, if any (else R1's choice)
         best_r2, best_value = -1, np.inf
-        for c in range(m):
+        for c in range(edges.shape[0]):
             a = abs(edges[c])
             theta = offset_scale * penalty[c]
             if a > theta and theta < 1.0:
@@ -206,13 +211,17 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     outputs = np.empty(n_labelled)
     feature, edge = -1, 0.0
     if chosen >= 0:
-        edge = edges[chosen]
         feature = 0
         while offsets[feature + 1] <= chosen:
             feature += 1
+        # the chosen candidate's edge again, its prefix summed in the scan's order
+        row = order[feature]
+        acc = 0.0
+        for p in range(split[chosen] + 1):
+            acc += wy[unsigned(row[p])]
+        edge = total - 2.0 * acc
         sign = 1.0 if edge >= 0 else -1.0
         # the threshold lies between the values at sorted positions split and split + 1
-        row = order[feature]
         for p in range(n):
             i = row[p]
             if i < n_labelled:
