@@ -4,6 +4,7 @@ learner); the search itself is ``weightboost.stumps.search``."""
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted,
@@ -112,10 +113,12 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def _ensemble_outputs(cls, estimators, X):
-        """Each stump's outputs on X, X checked once."""
+        """Each stump's outputs on X (``_signs``), X checked once and all computed in one
+        compiled call."""
         X = estimators[0]._validated(X)
-        for stump in estimators:
-            yield stump._signs(X)
+        yield from _all_signs(X, np.array([s.feature_ for s in estimators], dtype=np.int64),
+                              np.array([s.threshold_ for s in estimators], dtype=np.float64),
+                              np.array([s.polarity_ for s in estimators], dtype=np.float64))
 
     def _signs(self, X):
         if self.feature_ < 0:
@@ -150,3 +153,17 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+
+@njit(cache=True)
+def _all_signs(X, features, thresholds, polarities):
+    """Row t: ``_signs`` of the stump (features[t], thresholds[t], polarities[t]) on X."""
+    out = np.empty((features.shape[0], X.shape[0]))
+    for t in range(features.shape[0]):
+        f, s = features[t], polarities[t]
+        for i in range(X.shape[0]):
+            if f < 0:
+                out[t, i] = -s
+            else:
+                out[t, i] = (1.0 if X[i, f] > thresholds[t] else -1.0) * s
+    return out
