@@ -300,3 +300,20 @@ def test_boosting_exp_is_the_c_librarys_on_every_element():
     got = libm.exp(a)
     want = np.array([math.exp(v) if not v > 709.78 else math.inf for v in a])  # 709.78: overflow
     assert got.tobytes() == want.tobytes()
+
+
+def test_the_compiled_distribution_and_error_are_the_numpy_formulas_bit_for_bit():
+    """The loop's weights and ε in one compiled call each give the floats of the numpy lines
+    they replace (exp of log w less its max by the C library, numpy's pairwise sums): a plain
+    left-to-right sum or another order would move last bits, and with them a C4.5 tie."""
+    from weightboost.boosting import libm
+
+    rng = np.random.default_rng(7)
+    for n in (1, 5, 8, 127, 128, 129, 300, 1001, 4141):
+        log_w = rng.normal(size=n) * rng.choice([0.1, 5.0, 40.0])
+        p = libm.exp(log_w - log_w.max())
+        p /= p.sum()
+        assert libm.distribution(log_w).tobytes() == p.tobytes(), n
+        correct = rng.random(n) < 0.7
+        assert libm.misclassified_weight(p, correct) == float(p[~correct].sum()), n
+    assert libm.misclassified_weight(np.ones(3) / 3, np.ones(3, dtype=bool)) == 0.0

@@ -242,3 +242,21 @@ def test_missing_values_are_refused_with_advice():
                                      random_state=0)])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_a_stump_ensemble_predicts_as_its_stumps_one_by_one():
+    """The ensemble's outputs are computed for all stumps in one compiled call: each row must
+    be that stump's own output, the constant stump (no feature) included."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(60, 4))
+    X[:, 3] = 1.0  # constant: no threshold
+    y = (X[:, 0] + 0.5 * rng.normal(size=60) > 0).astype(int)
+    model = AdaBoost(n_estimators=15, base_estimator=DecisionStump()).fit(X, y)
+    constant = DecisionStump().fit(X[:, 3:], y)
+    assert constant.feature_ == -1
+    stumps = model.estimators_
+    X_new = rng.normal(size=(25, 4))
+    rows = list(DecisionStump._ensemble_outputs(stumps, X_new))
+    assert [r.tobytes() for r in rows] == [s._signs(X_new).tobytes() for s in stumps]
+    [row] = DecisionStump._ensemble_outputs([constant], X_new[:, 3:])
+    assert row.tobytes() == constant._signs(X_new[:, 3:]).tobytes()
