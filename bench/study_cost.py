@@ -21,20 +21,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.config import check_config, noise_name, validate_schema
+from weightboost.config import load_config, noise_name
 from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
-from weightboost.fileio import read_yaml
-
-
-def load(paths: list[str]) -> dict:
-    """The config of ``paths`` merged as Snakemake's ``--configfile`` merges them."""
-    from snakemake.utils import update_config
-
-    config = {}
-    for path in paths:
-        update_config(config, read_yaml(path))
-    validate_schema(config)
-    return check_config(config)
 
 
 def measured(root: Path, rule: str, depth: int) -> dict:
@@ -93,7 +81,7 @@ def main(argv=None) -> int:
     parser.add_argument("--benchmarks", type=Path, default=Path("benchmarks"))
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args(argv)
-    table = estimate(cells(load(args.configfile)), args.benchmarks)
+    table = estimate(cells(load_config(*args.configfile)), args.benchmarks)
     per = table.groupby("reading", sort=False).agg(cells=("rule", "size"),
                                                     measured=("measured", "sum"),
                                                     job_seconds=("seconds", "sum"))

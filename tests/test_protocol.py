@@ -73,3 +73,24 @@ def test_test_folds_are_never_touched(tmp_path):
     noisy = run_cell(tmp_path / "toy.csv", "toy", 0.3, "C4.5", spec, 0, protocol)
     assert list(noisy.n_flipped) == [27] * 4 and list(clean.n_flipped) == [0] * 4
     assert list(noisy.n_test) == list(clean.n_test) == [30] * 4
+
+
+def test_load_config_merges_overlays_as_snakemake_and_names_a_missing_file(tmp_path):
+    """An overlay replaces the keys it gives and keeps their siblings (Snakemake's
+    --configfile merge); a missing file is named."""
+    from pathlib import Path
+
+    from weightboost.config import load_config
+    from weightboost.errors import ConfigError
+
+    root = Path(__file__).resolve().parents[1]
+    base = load_config(root / "config" / "config.yaml")
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("sensitivity:\n  noise_levels: [0.0, 0.3]\n")
+    merged = load_config(root / "config" / "config.yaml", overlay)
+    assert merged["sensitivity"]["noise_levels"] == [0.0, 0.3]
+    assert {k: v for k, v in merged["sensitivity"].items() if k != "noise_levels"} == {
+        k: v for k, v in base["sensitivity"].items() if k != "noise_levels"}
+    assert merged["experiment"] == base["experiment"]
+    with pytest.raises(ConfigError, match="missing.yaml does not exist"):
+        load_config(root / "config" / "config.yaml", tmp_path / "missing.yaml")
