@@ -246,7 +246,8 @@ def test_sklearn_compatible(estimator, check):
 
 def test_a_stump_ensemble_predicts_as_its_stumps_one_by_one():
     """The ensemble's outputs are computed for all stumps in one compiled call: each row must
-    be that stump's own output, the constant stump (no feature) included."""
+    be that stump's own output, s if x_j > t else -s, and -s for the constant stump (no
+    feature)."""
     rng = np.random.default_rng(11)
     X = rng.normal(size=(60, 4))
     X[:, 3] = 1.0  # constant: no threshold
@@ -257,6 +258,10 @@ def test_a_stump_ensemble_predicts_as_its_stumps_one_by_one():
     stumps = model.estimators_
     X_new = rng.normal(size=(25, 4))
     rows = list(DecisionStump._ensemble_outputs(stumps, X_new))
-    assert [r.tobytes() for r in rows] == [s._signs(X_new).tobytes() for s in stumps]
+    assert [r.tobytes() for r in rows] == [
+        (np.where(X_new[:, s.feature_] > s.threshold_, 1.0, -1.0) * s.polarity_).tobytes()
+        for s in stumps]
     [row] = DecisionStump._ensemble_outputs([constant], X_new[:, 3:])
-    assert row.tobytes() == constant._signs(X_new[:, 3:]).tobytes()
+    assert row.tobytes() == np.full(25, -float(constant.polarity_)).tobytes()
+    assert constant.predict(X_new[:, 3:]).tolist() == [constant.classes_[
+        int(constant.polarity_ < 0)]] * 25

@@ -113,17 +113,17 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
     @classmethod
     def _ensemble_outputs(cls, estimators, X):
-        """Each stump's outputs on X (``_signs``), X checked once and all computed in one
-        compiled call."""
+        """Each stump's outputs on X, X checked once and all computed in one compiled call
+        (``_signs`` is the call for one stump)."""
         X = estimators[0]._validated(X)
         yield from _all_signs(X, np.array([s.feature_ for s in estimators], dtype=np.int64),
                               np.array([s.threshold_ for s in estimators], dtype=np.float64),
                               np.array([s.polarity_ for s in estimators], dtype=np.float64))
 
     def _signs(self, X):
-        if self.feature_ < 0:
-            return np.full(X.shape[0], -float(self.polarity_))
-        return np.where(X[:, self.feature_] > self.threshold_, 1.0, -1.0) * self.polarity_
+        return _all_signs(X, np.array([self.feature_], dtype=np.int64),
+                          np.array([self.threshold_], dtype=np.float64),
+                          np.array([self.polarity_], dtype=np.float64))[0]
 
     def _predict_training(self, data: StumpData):
         """Outputs in {-1, 1} on the labelled rows of the data it was fitted on (computed by
@@ -157,7 +157,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
 @njit(cache=True)
 def _all_signs(X, features, thresholds, polarities):
-    """Row t: ``_signs`` of the stump (features[t], thresholds[t], polarities[t]) on X."""
+    """Row t: the outputs on X of stump t, h(x) = s if x_f > threshold else -s (f, s =
+    features[t], polarities[t]), and -s everywhere for the constant stump (f = -1)."""
     out = np.empty((features.shape[0], X.shape[0]))
     for t in range(features.shape[0]):
         f, s = features[t], polarities[t]

@@ -181,7 +181,7 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
         total += wy[i]
     edges = np.empty(split.shape[0] if use_r2 else 0)
     prefix = np.empty((4, n))
-    chosen, best_score, admissible = -1, -np.inf, 0
+    chosen, chosen_edge, best_score, admissible = -1, 0.0, -np.inf, 0
     first = 0
     while first < d:
         width = 4 if d - first >= 4 else 1
@@ -193,7 +193,7 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
                 score = abs(edge) - offset_scale * penalty[c]
                 admissible += score > 0.0
                 if score > best_score:
-                    chosen, best_score = c, score
+                    chosen, chosen_edge, best_score = c, edge, score
                 if use_r2:
                     edges[c] = edge
         first += width
@@ -207,21 +207,17 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
                 if value < best_value:
                     best_r2, best_value = c, value
         if best_r2 >= 0:
-            chosen = best_r2
+            chosen, chosen_edge = best_r2, edges[best_r2]
     outputs = np.empty(n_labelled)
     feature, edge = -1, 0.0
     if chosen >= 0:
+        edge = chosen_edge
         feature = 0
         while offsets[feature + 1] <= chosen:
             feature += 1
-        # the chosen candidate's edge again, its prefix summed in the scan's order
-        row = order[feature]
-        acc = 0.0
-        for p in range(split[chosen] + 1):
-            acc += wy[unsigned(row[p])]
-        edge = total - 2.0 * acc
         sign = 1.0 if edge >= 0 else -1.0
         # the threshold lies between the values at sorted positions split and split + 1
+        row = order[feature]
         for p in range(n):
             i = row[p]
             if i < n_labelled:
