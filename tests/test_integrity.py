@@ -127,6 +127,53 @@ def test_a_full_device_names_the_file_and_leaves_nothing(tmp_path, monkeypatch):
     assert list((tmp_path / "out").iterdir()) == []  # no temporary file left behind
 
 
+def test_an_output_is_on_the_disk_before_its_name(tmp_path, monkeypatch):
+    # a machine that stops right after the rename must not come back with a finished cell's
+    # name on an empty file: the data is flushed (fsync) before the rename, complete
+    import os
+    from pathlib import Path
+
+    from weightboost.fileio import write_bytes_atomic
+
+    events = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(source, destination):
+        events.append(("replace", str(source), Path(source).read_bytes()))
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    target = tmp_path / "cell.csv"
+    write_bytes_atomic(target, b"fold,error\n0,0.25\n")
+    (_, synced), (_, renamed, data) = events
+    assert synced == renamed != str(target)
+    assert data == b"fold,error\n0,0.25\n" == target.read_bytes()
+
+
+def test_a_device_full_only_at_the_flush_names_the_file_and_leaves_nothing(tmp_path,
+                                                                          monkeypatch):
+    # a network file system may accept the write and report the full device at the flush
+    import errno
+    import os
+
+    from weightboost.errors import DiskFullError
+    from weightboost.fileio import write_bytes_atomic
+
+    def full(fd):
+        raise OSError(errno.EDQUOT, "Disk quota exceeded")
+
+    monkeypatch.setattr(os, "fsync", full)
+    target = tmp_path / "out" / "table.csv"
+    with pytest.raises(DiskFullError, match="table.csv"):
+        write_bytes_atomic(target, b"data")
+    assert list((tmp_path / "out").iterdir()) == []
+
+
 def test_data_on_a_full_tmpfs_stops_with_a_message(tmp_path, small_config):
     import subprocess
 

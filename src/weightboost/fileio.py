@@ -2,7 +2,11 @@
 
 Every output of the pipeline is written to a temporary name in the destination directory and
 renamed into place only when complete, so an interrupted or failing step never leaves a
-half-written file where a later step (or Snakemake) would take it for a finished one.
+half-written file where a later step (or Snakemake) would take it for a finished one. The
+temporary file's bytes are flushed to the disk (``fsync``) before the rename: a file system
+may otherwise commit the rename before the data, and a machine that stops (power, kernel)
+right after it would come back with the name of a finished cell on an empty or partial file,
+which no later run would recompute.
 """
 
 from __future__ import annotations
@@ -58,12 +62,23 @@ def atomic_path(path: str | os.PathLike):
     try:
         yield tmp_path
         os.chmod(tmp_path, _file_mode())
+        _flush_to_disk(tmp_path)
         os.replace(tmp_path, path)
     except BaseException as exc:
         tmp_path.unlink(missing_ok=True)
         if isinstance(exc, OSError):
             _raise_if_full(exc, path)
         raise
+
+
+def _flush_to_disk(path: Path) -> None:
+    """The file's data on the disk, not only in the page cache (its errors, e.g. a full device
+    that a network file system reports only now, raise here)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _raise_if_full(exc: OSError, path: Path) -> None:

@@ -65,7 +65,7 @@ PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_suppor
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
                "experiment/reuters.py", "experiment/sensitivity.py", "experiment/regboost.py",
-               "experiment/learners.py", "experiment/protocol.py")
+               "experiment/learners.py", "experiment/protocol.py", "experiment/tables.py")
 PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.fileio import write_text_atomic
+from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
 from weightboost.report import figures, provenance, tables
 from weightboost.report.document import Document
@@ -35,21 +36,20 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     checked = claim_checks.evaluate(reference.get("claim_checks", []),
                                     reference.get("claims", []), summary, folds, f1, datasets)
     for name, frame in (("table2", t2), ("table3", t3), ("table4", t4)):
-        frame.to_csv(tdir / f"{name}.csv", index=False, lineterminator="\n")
-    (tdir / "table2.tex").write_text(tables.to_latex(
+        write_bytes_atomic(tdir / f"{name}.csv", to_csv_bytes(frame))
+    write_text_atomic(tdir / "table2.tex", tables.to_latex(
         _ordered(tables.uci_display(t2)), "Test error (\\%) without label noise: reproduced "
         "mean $\\pm$ sd over folds (published, difference)."))
     for rule in ("paper", "cv"):
-        (tdir / f"table3_{rule}.tex").write_text(tables.to_latex(
+        write_text_atomic(tdir / f"table3_{rule}.tex", tables.to_latex(
             tables.reuters_display(t3, rule), f"Reuters F1, T rule: {rule}."))
     for noise in sorted(t4.noise.unique()) if len(t4) else []:
         level = int(round(100 * noise))
-        (tdir / f"table4_noise{level}.tex").write_text(tables.to_latex(
+        write_text_atomic(tdir / f"table4_noise{level}.tex", tables.to_latex(
             _ordered(tables.uci_display(t4[np.isclose(t4.noise, noise)])),
             f"Test error (\\%) with {level} \\% label noise in the training folds."))
-    pd.DataFrame([{k: v for k, v in c.items() if k not in ("evidence", "duels")}
-                  for c in checked]).to_csv(
-        tdir / "claims.csv", index=False, lineterminator="\n")
+    write_bytes_atomic(tdir / "claims.csv", to_csv_bytes(pd.DataFrame(
+        [{k: v for k, v in c.items() if k not in ("evidence", "duels")} for c in checked])))
 
     fig1 = figures.figure1(summary, reference, datasets, fdir / "figure1")
     noise = figures.noise_curves(summary, reference, datasets, fdir / "noise_curves")

@@ -4,6 +4,7 @@ bytes)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import matplotlib
@@ -12,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from weightboost.fileio import write_bytes_atomic  # noqa: E402
 from weightboost.report.reference import DISPLAY, table4  # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "weightboost-repro", "font.size": 9,
@@ -21,10 +23,13 @@ COLOURS = {"C4.5": "#7f7f7f", "AdaBoost": "#1f77b4", "WeightDecay": "#2ca02c",
 
 
 def save(fig, stem: Path) -> list[Path]:
-    stem.parent.mkdir(parents=True, exist_ok=True)
+    """The figure as ``stem``.png and ``stem``.svg, each written whole or not at all."""
     png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
-    fig.savefig(png, dpi=120, bbox_inches="tight", metadata={"Software": None})
-    fig.savefig(svg, bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    for path, options in ((png, {"dpi": 120, "metadata": {"Software": None}}),
+                          (svg, {"metadata": {"Date": None, "Creator": None}})):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=path.suffix[1:], bbox_inches="tight", **options)
+        write_bytes_atomic(path, buffer.getvalue())
     plt.close(fig)
     return [png, svg]
 
