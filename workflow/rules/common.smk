@@ -213,9 +213,12 @@ except ReproError as exc:
 
 def experiment_table(wildcards):
     """A cell's inputs: the dataset's canonical table and sidecar (verified as the workflow
-    is read, verify_processed_data)."""
+    is read, verify_processed_data). ``ancient``: a cell is keyed by the table's content (its
+    pin is in the cell's key, and a table that differs from its pin stops the run), so a data
+    job that reruns and writes the same bytes (its script edited, a --forcerun) must not rerun
+    every cell below it, as Snakemake does for the inputs a job of the run rewrites."""
     path = PROCESSED_UCI.format(dataset=wildcards.dataset)
-    return {"table": f"{path}.csv", "sidecar": f"{path}.json"}
+    return {"table": ancient(f"{path}.csv"), "sidecar": ancient(f"{path}.json")}
 
 
 def study_table(folds_key, folds):
@@ -239,8 +242,10 @@ def study_table(folds_key, folds):
 
 
 def reuters_matrices(wildcards):
-    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256."""
-    return {"matrices": REUTERS_MATRICES, "stats": REUTERS_STATS}
+    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256;
+    ``ancient`` as a UCI cell's table (``experiment_table``): the cell's key holds the code and
+    config the matrices are made from, and the matrices are checked against the stats."""
+    return {"matrices": ancient(REUTERS_MATRICES), "stats": ancient(REUTERS_STATS)}
 
 
 def fetch_config():
