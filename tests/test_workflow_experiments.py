@@ -83,20 +83,6 @@ def test_adding_a_noise_level_schedules_only_the_new_cells(tiny_run):
     assert "uci_results" in jobs
 
 
-def test_data_rewritten_to_the_same_bytes_reruns_no_cell(tiny_run):
-    # a data job that reruns (its script edited, its params changed, a --forcerun) writes the
-    # same table (a different one would fail its pin): Snakemake reran every cell below such a
-    # job, hours of the sensitivity study for the same numbers. The cells are keyed by the
-    # tables' content and read them as `ancient`: only the data jobs and the aggregations run
-    workdir, config = tiny_run
-    dry = run_snakemake(workdir, config, "experiments", "-n", "--forcerun", "parse_uci",
-                        "reuters_features")
-    assert dry.returncode == 0, dry.stderr[-3000:]
-    jobs = scheduled(dry.stdout + dry.stderr)
-    assert jobs.get("parse_uci") == 3 and jobs.get("reuters_features") == 1, jobs
-    assert "uci_cell" not in jobs and "reuters_cell" not in jobs, jobs
-
-
 def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
     workdir, config = tiny_run
     more = copy.deepcopy(config)
@@ -170,26 +156,61 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         assert loaded == listed - inner_cv, (sorted(loaded - listed), sorted(listed - loaded))
 
 
+def checkout_and_run(tiny_run, tmp_path):
+    """A copy of the workflow (its Snakefile) and of the tiny run's directory, the outputs'
+    times kept, so that a test may edit the one and run in the other."""
+    workdir, _ = tiny_run
+    checkout, run = tmp_path / "checkout", tmp_path / "run"
+    checkout.mkdir()
+    for part in ("Snakefile", "workflow", "profiles", "config", "requirements.lock",
+                 "environment.yml"):
+        source = ROOT / part
+        (shutil.copytree if source.is_dir() else shutil.copy2)(source, checkout / part)
+    shutil.copytree(workdir, run, symlinks=True)  # copy2 keeps the outputs' times
+    return checkout / "Snakefile", run
+
+
+def edit_script(snakefile, name):
+    with open(snakefile.parent / "workflow" / "scripts" / name, "a") as script:
+        script.write("# edited\n")
+
+
 def test_a_script_rewritten_alike_reruns_nothing_and_an_edited_one_its_rule(tiny_run, tmp_path):
     # Snakemake's `code` trigger judged a script rule by the script file's time: a checkout or
     # `git pull` that rewrote the scripts (same content, new time) replanned the data rules and,
     # through their outputs' new times, every cell. A copy of the workflow whose scripts are
     # newer than the tiny run's outputs must plan nothing; an edit of one script its rule only.
-    workdir, config = tiny_run
-    checkout, run = tmp_path / "checkout", tmp_path / "run"
-    checkout.mkdir()
-    for part in ("Snakefile", "workflow", "profiles", "config", "requirements.lock"):
-        source = ROOT / part
-        (shutil.copytree if source.is_dir() else shutil.copy2)(source, checkout / part)
-    shutil.copytree(workdir, run, symlinks=True)  # copy2 keeps the outputs' times
-    snakefile = checkout / "Snakefile"
+    _, config = tiny_run
+    snakefile, run = checkout_and_run(tiny_run, tmp_path)
     later = time.time() + 60
-    for script in (checkout / "workflow" / "scripts").glob("*.py"):
+    for script in (snakefile.parent / "workflow" / "scripts").glob("*.py"):
         os.utime(script, (later, later))
     dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
     assert dry.returncode == 0, dry.stderr[-3000:]
     assert "Nothing to be done" in dry.stdout + dry.stderr, scheduled(dry.stdout)
-    with open(checkout / "workflow" / "scripts" / "uci_results.py", "a") as script:
-        script.write("# edited\n")
+    edit_script(snakefile, "uci_results.py")
     dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
     assert scheduled(dry.stdout) == {"uci_results": 1, "experiments": 1}, dry.stdout[-3000:]
+
+
+def test_a_pinned_table_parsed_again_alike_reruns_no_cell(tiny_run, tmp_path):
+    # an edited parse script reruns the parse jobs, which write the same pinned tables (another
+    # table would fail its pin): Snakemake reran every cell below them, hours of the
+    # sensitivity study for the same numbers. A cell is keyed by its table's pin and reads a
+    # pinned table as `ancient`: the parse jobs and the aggregation run, no cell. An unpinned
+    # table (a user's new dataset) binds no key and keeps Snakemake's rule
+    _, config = tiny_run
+    snakefile, run = checkout_and_run(tiny_run, tmp_path)
+    edit_script(snakefile, "parse_uci.py")
+    dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
+    jobs = scheduled(dry.stdout)
+    assert jobs.get("parse_uci") == 3 and "uci_results" in jobs, dry.stdout[-3000:]
+    assert "uci_cell" not in jobs, jobs
+    unpinned = copy.deepcopy(config)
+    unpinned["datasets"]["pima"]["table_sha256"] = None
+    unpinned["run"] = "unpinned"
+    done = run_snakemake(run, unpinned, "experiments", snakefile=snakefile)
+    assert done.returncode == 0, done.stderr[-3000:]
+    edit_script(snakefile, "parse_uci.py")
+    dry = run_snakemake(run, unpinned, "experiments", "-n", snakefile=snakefile)
+    assert scheduled(dry.stdout).get("uci_cell") == 2 * 3, dry.stdout[-3000:]  # pima's

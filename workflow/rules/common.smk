@@ -213,12 +213,16 @@ except ReproError as exc:
 
 def experiment_table(wildcards):
     """A cell's inputs: the dataset's canonical table and sidecar (verified as the workflow
-    is read, verify_processed_data). ``ancient``: a cell is keyed by the table's content (its
-    pin is in the cell's key, and a table that differs from its pin stops the run), so a data
-    job that reruns and writes the same bytes (its script edited, a --forcerun) must not rerun
-    every cell below it, as Snakemake does for the inputs a job of the run rewrites."""
+    is read, verify_processed_data). A pinned table is ``ancient``: its pin is in the cell's
+    key and a table that differs from it stops the run, so a data job that reruns and writes
+    the same bytes (its script edited, a --forcerun) must not rerun every cell below it, as
+    Snakemake does for the inputs that a job of the run rewrites. An unpinned table (a user's
+    new dataset) keeps Snakemake's rule: its content is bound to no key."""
     path = PROCESSED_UCI.format(dataset=wildcards.dataset)
-    return {"table": ancient(f"{path}.csv"), "sidecar": ancient(f"{path}.json")}
+    files = {"table": f"{path}.csv", "sidecar": f"{path}.json"}
+    if table_pin(wildcards) is None:
+        return files
+    return {name: ancient(file) for name, file in files.items()}
 
 
 def study_table(folds_key, folds):
@@ -242,10 +246,10 @@ def study_table(folds_key, folds):
 
 
 def reuters_matrices(wildcards):
-    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256;
-    ``ancient`` as a UCI cell's table (``experiment_table``): the cell's key holds the code and
-    config the matrices are made from, and the matrices are checked against the stats."""
-    return {"matrices": ancient(REUTERS_MATRICES), "stats": ancient(REUTERS_STATS)}
+    """A Reuters cell's inputs: the matrices and the stats that record their SHA-256 (not
+    ``ancient``, unlike a pinned UCI table: no pin binds the matrices' bytes, which also depend
+    on the installed NLTK, so a rerun of the stage reruns the cells)."""
+    return {"matrices": REUTERS_MATRICES, "stats": REUTERS_STATS}
 
 
 def fetch_config():
