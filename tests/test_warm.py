@@ -404,3 +404,81 @@ def test_a_jobs_log_ends_with_the_resources_of_its_work_alone(tmp_path):
     assert job_status("fail", str(tmp_path / "fail.log"), lambda: 1 / 0, stream) == 1
     assert job_resources(tmp_path / "fail.log") is not None  # a failed job's too
     assert job_resources(tmp_path / "absent.log") is None
+
+
+def warm_parent(tmp_path, extra_thread=False):
+    """A process that has warmed the package (as the suite's warm Snakemake does) and starts a
+    server; with ``extra_thread`` a second thread runs when it does, and the process only says
+    that it is warm. Returns the process (its stdin open: it lives until that closes), the
+    server's name and pid."""
+    code = ("import sys, threading; from weightboost import warm; "
+            "warm.single_thread_environment(); "
+            + ("warm._warm_here = True; threading.Thread(target=sys.stdin.read, "
+               "daemon=True).start(); " if extra_thread else "warm.warm_up(); ")
+            + f"name = warm.start({str(tmp_path)!r}); "
+              "print(name, warm._server.pid, flush=True); sys.stdin.read()")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, warm.ENV: ""})
+    name, pid = parent.stdout.readline().split()
+    return parent, name, int(pid)
+
+
+def command_line(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:-1]
+
+
+def test_a_warm_single_threaded_process_forks_its_server(tiny_run, tmp_path, monkeypatch):
+    # forked, not started: the parent's child with the parent's command line, warm at once,
+    # one thread; its jobs write what they write in their own process; stuck, it is known as
+    # the run's server (by its parent) and stopped; it leaves with its parent
+    parent, name, pid = warm_parent(tmp_path)
+    server_log = tmp_path / warm.SERVER_LOG
+    try:
+        assert answering(name), server_log.read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        assert int(stat[1]) == parent.pid
+        assert command_line(pid) == command_line(parent.pid)
+        deadline = time.time() + 30
+        while time.time() < deadline and "ready" not in server_log.read_text():
+            time.sleep(0.05)
+        assert "forked warm" in server_log.read_text()
+        assert "warming up" not in server_log.read_text()
+        assert len(list(Path(f"/proc/{pid}/task").iterdir())) == 1
+        monkeypatch.setenv(warm.ENV, name)
+        monkeypatch.setenv(warm.LOG_ENV, str(server_log))
+        status, _ = run("uci_cell", None, within=120,
+                        **cell_kwargs(tiny_run, tmp_path / "warm.csv"))
+        assert status == 0 and "started in worker" in server_log.read_text()
+        monkeypatch.setenv(warm.ENV, "off")
+        status, _ = run("uci_cell", None, **cell_kwargs(tiny_run, tmp_path / "own.csv"))
+        assert status == 0
+        a, b = (pd.read_csv(tmp_path / f"{n}.csv").drop(columns=TIMING) for n in ("warm", "own"))
+        pd.testing.assert_frame_equal(a, b)
+        os.kill(pid, signal.SIGSTOP)
+        monkeypatch.setenv(warm.ENV, name)
+        monkeypatch.setattr(warm, "START_TIMEOUT", 2.0)
+        status, err = run("uci_cell", None, within=120,
+                          **cell_kwargs(tiny_run, tmp_path / "stuck.csv"))
+        assert status == 0 and "started no worker within 2 s (stopped it;" in err
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.time() + 30
+    while time.time() < deadline and running(pid):
+        time.sleep(0.1)
+    assert not running(pid)
+
+
+def test_a_warm_process_running_threads_starts_its_server_afresh(tmp_path):
+    # forking a process while another of its threads runs may hand the child a held lock
+    parent, name, pid = warm_parent(tmp_path, extra_thread=True)
+    try:
+        assert answering(name)
+        assert command_line(pid)[-4:-1] == [b"weightboost.warm", b"serve", name.encode()]
+        deadline = time.time() + 60
+        while time.time() < deadline and "ready" not in (tmp_path / warm.SERVER_LOG).read_text():
+            time.sleep(0.05)
+        assert "warming up" in (tmp_path / warm.SERVER_LOG).read_text()
+    finally:
+        parent.kill()
+        parent.wait()

@@ -30,6 +30,11 @@ its own process as before; the tables are byte-identical either way (tested). Th
 accepts requests only from processes of its own user, and only the job names of ``JOBS``.
 Its log is ``logs/warm_server.log``.
 
+A Snakemake process that has itself warmed the package (``warm_up``; the test suite's warm
+Snakemake does, once for its many runs) and runs a single thread starts its server by forking
+(``_fork_server``) instead of starting a Python that imports it all again: the same server, a
+child of the same Snakemake, in the same directory with the same environment and log.
+
 The child's first line says that it started the job. A server that starts none within
 ``START_TIMEOUT`` seconds of a request (longer than a warm-up that compiles the kernels) is
 taken to be stuck: the job process stops it, says so, and runs its job itself, and so do the
@@ -73,7 +78,8 @@ START_TIMEOUT = 300.0
 # the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
 # which each job sets up afresh in its child: the logging's name
 LOGGER = "weightboost-warm-server"
-_server: subprocess.Popen | None = None
+_server: subprocess.Popen | _Forked | None = None
+_warm_here = False                  # this process has run ``warm_up`` (see the module docstring)
 
 
 def _log():
@@ -159,10 +165,16 @@ def _stop_stuck_server(conn, name: str) -> bool:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
             command = handle.read().split(b"\0")
-    except OSError:
+        with open(f"/proc/{pid}/stat") as handle:
+            parent = handle.read().rsplit(")", 1)[1].split()[1]
+    except (OSError, IndexError):
         return False
-    # the command line ends "-m weightboost.warm serve NAME PID" and a NUL
-    if uid != os.getuid() or command[-5:-2] != [b"weightboost.warm", b"serve", name.encode()]:
+    # the command line ends "-m weightboost.warm serve NAME PID" and a NUL; a forked server
+    # (_fork_server) is the child of the Snakemake whose pid its socket name carries
+    started = command[-5:-2] == [b"weightboost.warm", b"serve", name.encode()]
+    forked = name.startswith(NAME_PREFIX) \
+        and name.removeprefix(NAME_PREFIX).split("-")[0] == parent
+    if uid != os.getuid() or not (started or forked):
         return False
     try:
         os.kill(pid, signal.SIGKILL)  # a stuck process may not run a SIGTERM handler
@@ -431,19 +443,26 @@ def warm_up(second_process: bool = True) -> None:
         model.predict(X)
     WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees (its kernels: compile_boosting)
     C45().fit(X, y).predict_proba(X)
+    global _warm_here
+    _warm_here = True
 
 
-def serve(name: str, parent: int) -> None:
-    # A process that forks must have no other thread, or a child may inherit a lock that
-    # thread held and wait on it for ever; set before anything is imported. One BLAS thread
-    # (as Snakemake gives a job of one thread); and no background purging thread of the
-    # jemalloc that pyarrow bundles (pandas imports pyarrow), appended to any configuration of
-    # the user's, which it then overrides.
+def single_thread_environment() -> None:
+    """Set, before anything is imported, what keeps a process that forks at one thread: a
+    thread alive at fork time may hold a lock that the child then waits on for ever. One BLAS
+    thread (as Snakemake gives a job of one thread); and no background purging thread of the
+    jemalloc that pyarrow bundles (pandas imports pyarrow), appended to any configuration of
+    the user's, which it then overrides."""
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
     conf = os.environ.get(JEMALLOC_CONF)
-    os.environ[JEMALLOC_CONF] = f"{conf},background_thread:false" if conf \
-        else "background_thread:false"
+    if "background_thread:false" not in (conf or ""):
+        os.environ[JEMALLOC_CONF] = f"{conf},background_thread:false" if conf \
+            else "background_thread:false"
+
+
+def serve(name: str, parent: int) -> None:
+    single_thread_environment()
     os.environ[ENV] = "off"  # a child that starts a job process of its own runs it there
     server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
     import logging
@@ -454,8 +473,11 @@ def serve(name: str, parent: int) -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
-    log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
-    warm_up()
+    if _warm_here:
+        log.info("listening as %s for Snakemake pid %d; forked warm", name, parent)
+    else:
+        log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
+        warm_up()
     _log().info("ready")
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server.serve_forever(poll_interval=0.5)
@@ -473,6 +495,74 @@ def batch_step_log() -> str:
     return f"logs/warm_server.slurm-{os.environ['SLURM_JOB_ID']}.log"
 
 
+def _single_threaded() -> bool:
+    """Whether this process runs one thread (native ones counted): only then may it fork."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+class _Forked:
+    """A forked server, driven by ``stop`` and the tests as its ``subprocess.Popen`` would be."""
+
+    def __init__(self, pid: int):
+        self.pid, self.returncode = pid, None
+
+    def poll(self):
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None):
+        import subprocess
+        import time
+
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"warm server {self.pid}", timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def terminate(self):
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGTERM)
+
+    def kill(self):
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+
+def _fork_server(name: str, workdir, log_path) -> _Forked:
+    """The run's server as a child of this warm, single-threaded process: what ``python -m
+    weightboost.warm serve NAME PID`` would be (its directory, standard streams and log), with
+    the imports and kernels this process already holds."""
+    parent = os.getpid()
+    pid = os.fork()
+    if pid:
+        return _Forked(pid)
+    code = 1
+    try:
+        os.chdir(workdir)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        os.dup2(log_fd, 1)
+        os.dup2(log_fd, 2)
+        os.close(log_fd)
+        # the parent's may be wrapped or redirected
+        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+        code = main(["serve", name, str(parent)])
+    finally:  # none of the parent's exit handlers (they are Snakemake's)
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
 def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None:
     """Start the run's server (from Snakemake's ``onstart``, or in a SLURM job's batch step);
     set ``WEIGHTBOOST_WARM`` for the jobs. Returns its socket name, or None where warm workers
@@ -486,10 +576,13 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
     name = _server_name(os.getpid())
     log_path = Path(workdir) / log
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "a") as handle:
-        _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
-                                    str(os.getpid())], stdin=subprocess.DEVNULL,
-                                   stdout=handle, stderr=handle, cwd=workdir)
+    if _warm_here and _single_threaded():
+        _server = _fork_server(name, workdir, log_path)
+    else:
+        with open(log_path, "a") as handle:
+            _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
+                                        str(os.getpid())], stdin=subprocess.DEVNULL,
+                                       stdout=handle, stderr=handle, cwd=workdir)
     os.environ[ENV] = name
     os.environ[LOG_ENV] = str(log_path)
     return name

@@ -8,6 +8,7 @@ Porter stemming (NLTK's implementation; ``ORIGINAL_ALGORITHM`` by default, Porte
 
 from __future__ import annotations
 
+import os
 import re
 import zipfile
 from functools import lru_cache
@@ -34,9 +35,46 @@ def read_stopwords(zip_path) -> frozenset[str]:
     return frozenset(words)
 
 
-def make_stemmer(mode: str):
+def porter_stemmer_class():
+    """NLTK's ``PorterStemmer``, imported without running NLTK's package initialisation.
+
+    Any ``nltk.*`` import runs ``nltk/__init__.py`` first, which imports most of NLTK and with
+    it scikit-learn and SciPy's statistics: about 3 CPU-s in every features job, none of which
+    the stemmer uses (``nltk/stem/porter.py`` imports only ``nltk.stem.api``, ``nltk.redos``
+    and ``nltk.termsec``). Here ``nltk`` and ``nltk.stem`` are bare package modules for the
+    time of the import, so that only those modules load; then every module the import added is
+    taken out of ``sys.modules`` again, so that a later ``import nltk`` is NLTK's own, whole.
+    The class is NLTK's code, unchanged. Where NLTK is already imported, or a later release
+    makes the stemmer need its package's own names, the ordinary import is used.
+    """
+    import importlib
+    import importlib.util
+    import sys
+    import types
+
+    if "nltk" not in sys.modules:
+        spec = importlib.util.find_spec("nltk")
+        if spec is not None and spec.submodule_search_locations:
+            before = set(sys.modules)
+            for name, folder in (("nltk", ""), ("nltk.stem", "stem")):
+                package = types.ModuleType(name)
+                package.__path__ = [os.path.join(location, folder)
+                                    for location in spec.submodule_search_locations]
+                sys.modules[name] = package
+            try:
+                return importlib.import_module("nltk.stem.porter").PorterStemmer
+            except ImportError:
+                pass
+            finally:
+                for name in set(sys.modules) - before:
+                    del sys.modules[name]
     from nltk.stem.porter import PorterStemmer
 
+    return PorterStemmer
+
+
+def make_stemmer(mode: str):
+    PorterStemmer = porter_stemmer_class()
     modes = {"original": PorterStemmer.ORIGINAL_ALGORITHM,
              "nltk_extensions": PorterStemmer.NLTK_EXTENSIONS,
              "martin_extensions": PorterStemmer.MARTIN_EXTENSIONS}
