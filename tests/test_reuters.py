@@ -5,6 +5,8 @@ import copy
 import json
 import math
 import shutil
+import subprocess
+import sys
 import zipfile
 from collections import Counter
 
@@ -66,6 +68,32 @@ def test_text_pipeline():
     assert analyze("PROFIT UP\nNet profit rose 12 pct <ABC> said.") == \
         ["profit", "net", "profit", "rose", "pct", "abc", "said"]
     assert analyze("Corn exports and running") == ["corn", "export", "run"]
+
+
+def test_the_stemmer_is_nltks_without_nltks_package_init():
+    # in a fresh interpreter: the stemmer loads without scikit-learn (which NLTK's package init
+    # imports), stems as NLTK's own class does in all three modes, and leaves no trace: a later
+    # `import nltk` is the whole package
+    code = """
+import sys
+from weightboost.reuters.text import make_stemmer, porter_stemmer_class
+words = ["running", "generalizations", "companies", "oil", "agreed", "sky", "dying", "hopping",
+         "relational", "conditional", "feudalism", "electrical", "adjustable", "tariffs"]
+stems = {mode: [make_stemmer(mode)(w) for w in words]
+         for mode in ("original", "nltk_extensions", "martin_extensions")}
+light = porter_stemmer_class()
+assert not any(m == "nltk" or m.startswith(("nltk.", "sklearn")) for m in sys.modules)
+import nltk
+from nltk.stem.porter import PorterStemmer
+assert hasattr(nltk, "word_tokenize") and hasattr(nltk.stem, "SnowballStemmer")
+modes = {"original": PorterStemmer.ORIGINAL_ALGORITHM, "nltk_extensions":
+         PorterStemmer.NLTK_EXTENSIONS, "martin_extensions": PorterStemmer.MARTIN_EXTENSIONS}
+for mode, got in stems.items():
+    assert got == [PorterStemmer(mode=modes[mode]).stem(w) for w in words], mode
+assert light.__module__ == PorterStemmer.__module__ and light is not PorterStemmer
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def fixture_matrices():
