@@ -48,15 +48,12 @@ def test_noise_is_nested_across_levels_and_deterministic():
     assert set(other_fold) != set(noisy_labels(y, 0.2, 3, "toy", 0, 2)[1])
 
 
-def test_test_folds_are_never_touched(tmp_path):
-    # run_cell flips labels of the training part only: the test labels it scores against are
-    # the table's own
+def toy_table(tmp_path):
+    """A 120-row canonical table with its sidecar, as the data stage writes them."""
     import hashlib
     import json
 
     import pandas as pd
-
-    from weightboost.experiment.uci import run_cell
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
@@ -67,12 +64,55 @@ def test_test_folds_are_never_touched(tmp_path):
     (tmp_path / "toy.json").write_text(json.dumps({
         "attributes": [{"name": "a", "kind": "numeric"}, {"name": "b", "kind": "numeric"}],
         "table_sha256": digest}))
+    return tmp_path / "toy.csv"
+
+
+def test_test_folds_are_never_touched(tmp_path):
+    # run_cell flips labels of the training part only: the test labels it scores against are
+    # the table's own
+    from weightboost.experiment.uci import run_cell
+
+    toy_table(tmp_path)
     spec = {"learner": "C45", "params": {}}
     protocol = {"seed": 5, "folds": 4, "rounds": 5}
     clean = run_cell(tmp_path / "toy.csv", "toy", 0.0, "C4.5", spec, 0, protocol)
     noisy = run_cell(tmp_path / "toy.csv", "toy", 0.3, "C4.5", spec, 0, protocol)
     assert list(noisy.n_flipped) == [27] * 4 and list(clean.n_flipped) == [0] * 4
     assert list(noisy.n_test) == list(clean.n_test) == [30] * 4
+
+
+def test_the_timing_columns_count_the_work_not_the_waiting(tmp_path, monkeypatch):
+    # a fit that waits (the process paused, or the cores busy with other work) is not a dearer
+    # fit: the columns hold CPU seconds; a fit that computes is counted
+    import time
+
+    from weightboost.experiment import uci
+
+    class Waits:
+        def fit(self, X, y):
+            time.sleep(0.3)
+            return self
+
+        def predict(self, X):
+            time.sleep(0.2)
+            return np.ones(len(X), dtype=int)
+
+    class Computes(Waits):
+        def fit(self, X, y):
+            end = time.process_time() + 0.2
+            while time.process_time() < end:
+                pass
+            return self
+
+    protocol = {"seed": 5, "folds": 2, "rounds": 5}
+    for learner in (Waits, Computes):
+        monkeypatch.setattr(uci, "make_learner", lambda *args, learner=learner: learner())
+        cell = uci.run_cell(toy_table(tmp_path), "toy", 0.0, "toy", {}, 0, protocol)
+        assert (cell.predict_seconds < 0.1).all()
+        if learner is Waits:
+            assert (cell.fit_seconds < 0.1).all()
+        else:
+            assert (cell.fit_seconds >= 0.19).all()
 
 
 def test_load_config_merges_overlays_as_snakemake_and_names_a_missing_file(tmp_path):

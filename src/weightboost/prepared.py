@@ -5,7 +5,8 @@ points with new weights. A base learner that can sort and encode those points on
 each round on the result (``C45``, ``DecisionStump``) implements, besides scikit-learn's API:
 
 * ``_prepare_training(X, unlabeled=None)``: the training data in its prepared form, a
-  ``PreparedData`` (an instance of one is returned as it is);
+  ``PreparedData`` (the boosting loop passes input that is one already to the rounds as it
+  is, without asking);
 * ``_fit_round(data, signed, tree_labels, p, rng)``: fit one round on prepared data, labels
   ``signed`` in {-1, +1} (``tree_labels``: their classes and class indices, computed once per
   fit), under the distribution ``p``: passed as weights when ``rng`` is None, else as a draw

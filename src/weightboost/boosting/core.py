@@ -161,9 +161,14 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                            ensure_all_finite="allow-nan")
 
     def _prepare(self, X, base, unlabeled=None):
-        """The training data in the form every round's base learner fits on."""
+        """The training data in the form every round's base learner fits on; prepared data
+        (a ``PreparedData``, e.g. shared by the fits of an inner cross-validation) as it is."""
         if isinstance(X, PreparedData):
             return X
+        return self._prepare_new(X, base, unlabeled)
+
+    def _prepare_new(self, X, base, unlabeled):
+        """``_prepare`` for input not yet prepared."""
         if _prepares(base):
             return base._prepare_training(X, unlabeled)
         return X
@@ -315,14 +320,13 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             # X checked and encoded once for all the trees, not once per tree
             yield from type(self.estimators_[0])._ensemble_outputs(self.estimators_, X)
             return
-        if not isinstance(X, PreparedData):
-            if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
-                X = np.asarray(X.toarray(), dtype=np.float64)
-            X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,
-                                                         ensure_all_finite="allow-nan")
-            if X.shape[1] != self.n_features_in_:
-                raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} "
-                                 f"is expecting {self.n_features_in_} features as input")
+        if hasattr(X, "toarray"):  # sparse: densify once, not once per tree
+            X = np.asarray(X.toarray(), dtype=np.float64)
+        X = X if hasattr(X, "iloc") else check_array(X, dtype=np.float64,
+                                                     ensure_all_finite="allow-nan")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} "
+                             f"is expecting {self.n_features_in_} features as input")
         for tree in self.estimators_:
             yield np.asarray(tree.predict(X), dtype=np.float64)
 

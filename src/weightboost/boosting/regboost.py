@@ -103,9 +103,7 @@ class RegBoost(BoostingClassifier):
             self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         return check_array(X, dtype=np.float64, ensure_all_finite=False)  # NaN: prepare_stumps
 
-    def _prepare(self, X, base, unlabeled=None):
-        if isinstance(X, StumpData):
-            return X
+    def _prepare_new(self, X, base, unlabeled):
         return prepare_stumps(X, unlabeled, self.n_neighbors, self.graph_scaling)
 
     def fit(self, X, y, unlabeled=None):

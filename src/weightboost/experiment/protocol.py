@@ -12,14 +12,25 @@
 
 Seeds are combined with ``numpy.random.SeedSequence``; dataset names enter through CRC-32,
 which, unlike Python's ``hash``, is the same in every process.
+
+* Timing: a fit's and a prediction's seconds are the process's CPU seconds (``cpu_seconds``).
 """
 
 from __future__ import annotations
 
 import math
+import time
 import zlib
 
 import numpy as np
+
+
+def cpu_seconds() -> float:
+    """The clock of the timing columns: this process's CPU seconds. A cell fits in one thread,
+    so on an idle machine they equal the wall-clock seconds; unlike those, they do not grow
+    while other work shares the cores or the process is paused (docs/performance.md, "The
+    sensitivity study")."""
+    return time.process_time()
 
 
 def _key(name: str) -> int:

@@ -12,7 +12,6 @@ training and test error and the rate of admissible stumps after every round t).
 from __future__ import annotations
 
 import inspect
-import time
 import zlib
 
 import numpy as np
@@ -20,7 +19,7 @@ import pandas as pd
 
 from weightboost.errors import ConfigError
 from weightboost.experiment.learners import make_learner
-from weightboost.experiment.protocol import folds, learner_seed, noisy_labels
+from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
 
 FOLD_COLUMNS = ["dataset", "cell", "noise", "repeat", "fold", "n_train", "n_test", "lam",
                 "train_error", "test_error", "distinct_stumps", "rounds", "fit_seconds"]
@@ -110,9 +109,9 @@ def run_cell(X, y, dataset: str, cell: str, spec: dict, noise: float, fold_order
             y_train, _ = noisy_labels(y[train], noise, seed, dataset, repeat, fold)
             X_train, X_test = impute_median(matrix[train], matrix[test])
             model = make_learner(cell, spec, rounds, learner_seed(seed, dataset, repeat, fold))
-            start = time.perf_counter()
+            start = cpu_seconds()
             fit_or_explain(model, cell, dataset, X_train, y_train)
-            seconds = time.perf_counter() - start
+            seconds = cpu_seconds() - start
             train_errors = staged_errors(model, X_train, y_train, rounds)
             test_errors = staged_errors(model, X_test, y[test], rounds)
             record = records(model, rounds)

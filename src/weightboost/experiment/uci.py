@@ -7,7 +7,6 @@ primary table ``results/uci_folds.csv`` keeps ``FOLD_COLUMNS``, the sensitivity 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,7 @@ import pandas as pd
 
 from weightboost.data.uci import load_table, verify_table
 from weightboost.experiment.learners import make_learner
-from weightboost.experiment.protocol import folds, learner_seed, noisy_labels
+from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
 
 FOLD_COLUMNS = ["dataset", "noise", "algorithm", "repeat", "fold", "n_train", "n_test",
                 "n_flipped", "error", "rounds", "fit_seconds", "predict_seconds"]
@@ -54,11 +53,11 @@ def _run_repeat(X, y, dataset, noise, algorithm, spec, repeat, experiment) -> pd
                                         fold)
         model = make_learner(algorithm, spec, experiment["rounds"],
                              learner_seed(experiment["seed"], dataset, repeat, fold))
-        start = time.perf_counter()
+        start = cpu_seconds()
         model.fit(X.iloc[train], y_train)
-        fitted = time.perf_counter()
+        fitted = cpu_seconds()
         predicted = model.predict(X.iloc[test])
-        done = time.perf_counter()
+        done = cpu_seconds()
         rows.append({
             "dataset": dataset, "noise": noise, "algorithm": algorithm, "repeat": repeat,
             "fold": fold, "n_train": len(train), "n_test": len(test),

@@ -99,8 +99,6 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
     # -- boosting's base-learner protocol (weightboost.prepared) ------------------------------
     def _prepare_training(self, X, unlabeled=None):
-        if isinstance(X, StumpData):
-            return X
         return prepare_stumps(X.to_numpy() if hasattr(X, "iloc") else X, unlabeled)
 
     def _fit_round(self, data: StumpData, signed, tree_labels, p, rng):

@@ -230,8 +230,8 @@ def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
     """The chosen candidate (-1: none, every feature constant), its feature, its edge for
     polarity +1, the number of admissible candidates and the chosen stump's outputs on the
     labelled points (undefined when none was chosen)."""
-    c, feature, edge, admissible, outputs = _scan(data.order, data.offsets, data.split, data.penalty,
-                                         np.ascontiguousarray(weights, dtype=np.float64),
-                                         np.ascontiguousarray(labels, dtype=np.float64),
-                                         2.0 * float(lam), objective == "R2")
+    c, feature, edge, admissible, outputs = _scan(
+        data.order, data.offsets, data.split, data.penalty,
+        np.ascontiguousarray(weights, dtype=np.float64),
+        np.ascontiguousarray(labels, dtype=np.float64), 2.0 * float(lam), objective == "R2")
     return int(c), int(feature), float(edge), int(admissible), outputs
