@@ -6,10 +6,11 @@ A ``python -m snakemake ...`` spends about 2.3 s of CPU importing Snakemake, its
 pandas and SQLAlchemy before it reads the workflow; the suite runs Snakemake about a hundred
 times. The zygote also warms the package (``weightboost.warm.warm_up``), so that a run's warm
 server, which costs about 3 s of imports and kernel loading started afresh, is forked from the
-run's Snakemake (``weightboost.warm``, module docstring). The child of ``WarmSnakemake.run`` is a fresh process in every way a run can see (its own
-working directory, environment, standard streams and process group) that calls Snakemake's
-command-line entry point (``snakemake.cli.main``) with the same arguments; only the imports
-are shared. ``WEIGHTBOOST_TEST_COLD_SNAKEMAKE=1`` runs every Snakemake in its own process.
+run's Snakemake (``weightboost.warm``, module docstring). The child of ``WarmSnakemake.run`` is
+a fresh process in every way a run can see (its own working directory, environment, standard
+streams and process group) that calls Snakemake's command-line entry point
+(``snakemake.cli.main``) with the same arguments; only the imports are shared.
+``WEIGHTBOOST_TEST_COLD_SNAKEMAKE=1`` runs every Snakemake in its own process.
 
 The zygote's command line ends in ``-m snakemake`` on purpose: a forked child keeps it, and
 the launcher (``weightboost.run``) recognises a live Snakemake by its command line and working

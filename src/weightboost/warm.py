@@ -145,10 +145,16 @@ def _server_name(snakemake_pid: int) -> str:
     return f"{NAME_PREFIX}{snakemake_pid}-{os.urandom(6).hex()}"
 
 
+def _snakemake_pid(name: str) -> str:
+    """The pid of the Snakemake that started the server ``name`` (``_server_name``), as text;
+    "" when the name carries none."""
+    return name.removeprefix(NAME_PREFIX).split("-")[0] if name.startswith(NAME_PREFIX) else ""
+
+
 def _run_alive(name: str) -> bool:
-    """Whether the Snakemake that started the server ``name`` (``_server_name``) still runs;
-    True when the name says nothing."""
-    pid = name.removeprefix(NAME_PREFIX).split("-")[0] if name.startswith(NAME_PREFIX) else ""
+    """Whether the Snakemake that started the server ``name`` still runs; True when the name
+    says nothing."""
+    pid = _snakemake_pid(name)
     return not pid.isdigit() or os.path.exists(f"/proc/{pid}")
 
 
@@ -172,8 +178,7 @@ def _stop_stuck_server(conn, name: str) -> bool:
     # the command line ends "-m weightboost.warm serve NAME PID" and a NUL; a forked server
     # (_fork_server) is the child of the Snakemake whose pid its socket name carries
     started = command[-5:-2] == [b"weightboost.warm", b"serve", name.encode()]
-    forked = name.startswith(NAME_PREFIX) \
-        and name.removeprefix(NAME_PREFIX).split("-")[0] == parent
+    forked = _snakemake_pid(name) == parent
     if uid != os.getuid() or not (started or forked):
         return False
     try:
