@@ -28,6 +28,12 @@ def test_take_rows_is_prepare_of_the_drawn_rows():
     a, b = C45().fit(drawn, y), C45(nominal_features=[3]).fit(X[rows], y)
     np.testing.assert_array_equal(a.tree_.node_int, b.tree_.node_int)
     np.testing.assert_array_equal(a.tree_.dist, b.tree_.dist)
+    # which attributes have a missing value: those of the draw, not of the data it came from
+    complete = np.sort(rng.choice(np.flatnonzero(~np.isnan(X[:, 0])), size=60))
+    for draw in (rows, complete):
+        np.testing.assert_array_equal(take_rows(data, draw).missing,
+                                      prepare(X[draw], nominal_features=[3]).missing)
+    assert data.missing[0] and not take_rows(data, complete).missing[0]
 
 
 @pytest.mark.parametrize("cls", BOOSTERS)

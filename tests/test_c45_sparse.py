@@ -216,3 +216,18 @@ def test_sparse_entries_are_the_stable_sort_of_each_column():
         lo, hi = view.ptr[s], view.ptr[s + 1]
         np.testing.assert_array_equal(view.rows[lo:hi], order)
         assert view.vals[lo:hi].tobytes() == X[order, s].tobytes()
+
+
+def test_a_draw_of_sparse_data_is_the_sparse_data_of_the_drawn_rows():
+    # take_rows writes a sparse draw's stored entries into zeros instead of copying every value
+    from weightboost.c45.data import prepare, take_rows
+
+    X, _, _ = sparse_data(5)
+    data = prepare(sp.csr_matrix(X))
+    assert data.is_sparse
+    rows = np.sort(np.random.default_rng(5).integers(0, X.shape[0], size=X.shape[0]))
+    drawn, direct = take_rows(data, rows), prepare(sp.csr_matrix(X[rows]))
+    np.testing.assert_array_equal(drawn.XT, direct.XT)
+    assert drawn.XT.flags.c_contiguous and not drawn.missing.any()
+    for field in ("num_slot", "ptr", "rows", "vals", "implicit_zero"):
+        np.testing.assert_array_equal(getattr(drawn.view, field), getattr(direct.view, field))
