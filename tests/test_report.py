@@ -115,6 +115,31 @@ def test_claims_are_counted_from_the_means():
     assert result[0]["evidence"].p_value.iloc[0] < 0.01  # WB better on all 10 folds
 
 
+def test_a_claim_of_a_clear_advantage_counts_only_significant_wins():
+    # `significance` in a duel (the RegBoost claims of Figure 3(f)): a win whose paired p is
+    # not below the level is a tie; without it the same numbers are two wins
+    swing = np.array([0.05, -0.05] * 5)
+    folds = {("ionosphere", "WeightBoost"): 0.05 + 0.001 * np.arange(10),
+             ("ionosphere", "AdaBoost"): 0.07 + 0.001 * np.arange(10),
+             ("german", "WeightBoost"): 0.240 + swing, ("german", "AdaBoost"): 0.245 - swing}
+    summary = pd.DataFrame([{"dataset": d, "noise": 0.0, "algorithm": a, "error_mean": e.mean(),
+                             "rounds_mean": 10} for (d, a), e in folds.items()])
+    fold_rows = pd.DataFrame([{"dataset": d, "noise": 0.0, "algorithm": a, "repeat": 0,
+                               "fold": k, "error": e[k]} for (d, a), e in folds.items()
+                              for k in range(10)])
+    duel = {"source": "uci", "algorithm": "WeightBoost", "versus": "AdaBoost", "noise": 0.0,
+            "wins_needed": "all"}
+    f1 = pd.DataFrame(columns=["category", "algorithm", "t_rule", "f1"])
+    plain, clear = (evaluate([{"id": "c", "duels": [d]}], ["a claim"], summary, fold_rows, f1,
+                             ["ionosphere", "german"])[0]
+                    for d in (duel, {**duel, "significance": 0.05}))
+    assert (plain["wins"], plain["ties"], plain["holds"]) == (2, 0, True)
+    assert (clear["wins"], clear["ties"], clear["holds"]) == (1, 1, False)
+    outcome = clear["evidence"].set_index("dataset").outcome
+    assert outcome["Ionosphere"] == "win" and outcome["German"] == "tie"
+    assert "a win only where p < 0.05" in clear["needed"]
+
+
 def test_browser_renders_tables_and_figures(built, tmp_path):
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:

@@ -4,7 +4,9 @@ Each claim is data: ``claim_checks`` in the reference file gives, for the claim 
 the same position in ``claims``, the *duels* that decide it (see the comment there). A duel
 counts wins, ties and losses of one algorithm against another over datasets (mean test error,
 lower wins) or Reuters categories (F1, higher wins), with a tie when the two agree at the
-paper's printed precision; it holds with at least ``wins_needed`` wins.
+paper's printed precision; it holds with at least ``wins_needed`` wins. A claim of a *clear*
+or *far* better result names a ``significance`` level: a win then counts only where the
+dataset's paired p-value is below it, and is a tie otherwise.
 
 Beside the counts, each dataset gets a paired p-value from a pluggable test (by default the
 two-sided Wilcoxon signed-rank test on the per-fold errors of the two algorithms: same folds,
@@ -118,6 +120,8 @@ def describe(duel: dict) -> str:
     on = duel.get("datasets")
     on = f" on {', '.join(DISPLAY.get(d, d) for d in on)}" if on else ""
     versus = duel["versus"] if "versus" in duel else f"{float(duel['versus_value']):g} %"
+    if "significance" in duel:
+        where += f", a win only where p < {float(duel['significance']):g} (else a tie)"
     return f"{duel['algorithm']} against {versus}{on}, {where}"
 
 
@@ -137,6 +141,9 @@ def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon,
         p = across.p_value if across is not None else float("nan")
     else:
         raise ValueError(f"unknown duel source {duel['source']!r} (uci or reuters)")
+    if "significance" in duel and len(evidence):
+        weak = (evidence.outcome == "win") & ~(evidence.p_value < float(duel["significance"]))
+        evidence = evidence.assign(outcome=evidence.outcome.mask(weak, "tie"))
     w, t, l = counts(evidence)
     needed = wins_needed(duel, len(evidence))
     holds = bool(w >= needed) if len(evidence) else None
