@@ -12,7 +12,8 @@ from weightboost.errors import ConfigError
 from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 from weightboost.experiment.sensitivity import (cell_jobs, cell_name, check_study,
                                                 parse_cell_name, plan, readings, resolve_spec,
-                                                study_folds, study_timing)
+                                                reuters_means, reuters_plan, study_folds,
+                                                study_timing)
 
 
 def study_config(main_config, **study):
@@ -306,8 +307,6 @@ def test_sensitivity_report_alone_rebuilds_from_the_committed_tables(study_run, 
 
 
 def test_reuters_plan_runs_a_resampling_cell_once_per_seed_and_the_others_once(main_config):
-    from weightboost.experiment.sensitivity import reuters_plan
-
     config = study_config(main_config, reuters={"seeds": 3})
     config["reuters_study"] = {**config["reuters_study"],
                                "algorithms": ["C4.5", "AdaBoost", "WeightBoost"]}
@@ -366,6 +365,26 @@ def test_reuters_claim_has_a_verdict_under_every_reading(reuters_study_run):
     assert reuters.holds.notna().all() and len(reuters) == 5
     page = (workdir / "reports/sensitivity.md").read_text()
     assert "## Reuters across seeds" in page and "resample: WeightBoost − AdaBoost" in page
+    # the Reuters claim in the duels (its forest panel and mean-difference column): one row per
+    # reading and category in F1, and over the categories the verdict's own Wilcoxon p
+    duels = pd.read_csv(workdir / "reports/tables/sensitivity_duels.csv")
+    reuters_duels = duels[duels.claim == "table3_reuters"]
+    assert set(reuters_duels.unit) == {"F1"} and set(duels[duels.claim != "table3_reuters"]
+                                                     .unit) == {"error points"}
+    over = reuters_duels[reuters_duels.dataset == "all"].set_index("reading")
+    assert set(over.index) == set(reuters.reading)
+    np.testing.assert_allclose(over.p_value.loc[list(reuters.reading)],
+                               reuters.p_value.to_numpy())
+    per = reuters_duels[reuters_duels.dataset != "all"]
+    assert set(per.dataset) == set(config["reuters_study"]["categories"])
+    seeded = per[per.reading == "resample"]
+    assert (seeded.test == "paired t across 2 seeds").all()
+    assert (per[per.reading == "constant_mean"].test == "one split").all()
+    means = reuters_means(f1, "resample").pivot(index=["category", "t_rule"],
+                                                 columns="algorithm", values="f1")
+    expected = (means.WeightBoost - means.AdaBoost).xs("paper", level="t_rule")
+    np.testing.assert_allclose(seeded.set_index("dataset").difference.loc[expected.index],
+                               expected.to_numpy())
 
 
 def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():
@@ -381,6 +400,31 @@ def test_paired_tests_pair_runs_by_repeat_and_fold_not_by_position():
     assert p == 0.0  # three identical differences of +10 points
     c = a[a.repeat == 0].assign(algorithm="C")
     assert corrected_p(pd.concat([a, c]), "pima", 0.0, "A", "C") == 1.0
+
+
+def test_reuters_pairs_pair_seeds_by_repeat_and_subtract_the_second_algorithm():
+    from scipy import stats
+
+    from weightboost.report.sensitivity import reuters_pairs
+
+    rows = [{"category": c, "repeat": r, "algorithm": a, "t_rule": t, "f1": f1}
+            for c, base in (("earn", 0.9), ("corn", 0.5)) for r in range(3)
+            for a, shift in (("WeightBoost", 0.01 * (r + 1)), ("AdaBoost", 0.0))
+            for t, f1 in (("paper", base + shift + 0.001 * r * r), ("cv", 0.0))]
+    f1 = pd.DataFrame(rows)
+    shuffled = f1.sample(frac=1.0, random_state=3)  # rows in no order: pairs by repeat
+    duel = {"algorithm": "WeightBoost", "versus": "AdaBoost", "t_rule": "paper"}
+    result = dict(reuters_pairs(shuffled, duel))
+    assert list(dict(reuters_pairs(f1, duel))) == ["earn", "corn"]
+    earn = f1[(f1.category == "earn") & (f1.t_rule == "paper")].pivot(
+        index="repeat", columns="algorithm", values="f1")
+    assert result["earn"].mean == pytest.approx(0.02)  # WeightBoost − AdaBoost, not reversed
+    assert result["earn"].n == 3
+    assert result["earn"].p_value == pytest.approx(
+        stats.ttest_rel(earn.WeightBoost, earn.AdaBoost).pvalue)
+    assert result["earn"].low < 0.02 < result["earn"].high
+    one = dict(reuters_pairs(f1[f1.repeat == 0], duel))["corn"]  # one split: no test
+    assert one.n == 1 and one.mean == pytest.approx(0.01) and np.isnan(one.p_value)
 
 
 def test_beta_table_averages_the_swept_learner_over_datasets_beside_adaboost(main_config):
@@ -472,3 +516,20 @@ def test_the_committed_study_is_the_one_the_config_defines(main_config):
     assert (merged._merge == "both").all(), merged[merged._merge != "both"]
     assert (merged.repeats_x == merged.repeats_y).all()
     assert (folds.groupby(key).fold.nunique() == main_config["experiment"]["folds"]).all()
+
+
+def test_the_committed_reuters_study_is_the_one_the_config_defines(main_config):
+    # results/sensitivity/reuters_f1.csv holds every (reading, algorithm, cell, seed) of the
+    # config's Reuters plan on every category and T rule, and nothing else
+    from conftest import ROOT
+
+    f1 = pd.read_csv(ROOT / "results/sensitivity/reuters_f1.csv")
+    key = ["reading", "algorithm", "cell", "repeat"]
+    committed = f1.drop_duplicates(key)[key]
+    merged = committed.merge(reuters_plan(main_config)[key], on=key, how="outer",
+                             indicator=True)
+    assert (merged._merge == "both").all(), merged[merged._merge != "both"]
+    categories = main_config["reuters_study"]["categories"]
+    assert (f1.groupby(key).category.nunique() == len(categories)).all()
+    rules = f1.groupby(key + ["category"]).t_rule.unique().map(sorted)
+    assert (rules.map(tuple) == ("best", "cv", "paper")).all()

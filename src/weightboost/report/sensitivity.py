@@ -6,12 +6,15 @@ evaluator as the main report) under every reading, on the study's repeated cross
 * ``reports/tables/verdicts.csv``: claim, reading, wins, ties, losses, needed, holds, p_value,
   the p-value being the Wilcoxon signed-rank test across datasets of the claim's first duel;
 * ``reports/tables/sensitivity_duels.csv``: for every duel, reading and dataset, the mean
-  error difference (points; first algorithm minus second) with its 95 % interval and p-value
-  from the corrected resampled t-test over the repeats × folds, and a row ``all`` with the
-  mean over datasets, its t interval and the Wilcoxon p.
+  difference (first algorithm minus second; ``unit``: error points, or F1 for Reuters) with its
+  95 % interval and p-value — for a UCI dataset the corrected resampled t-test over the
+  repeats × folds, for a Reuters category the paired t-test across the reading's seeds (none
+  on a single seed) — and a row ``all`` with the mean over datasets (categories), its t
+  interval and the Wilcoxon p.
 
-The Reuters claim rests on the main run's one train/test split (``results/reuters_f1.csv``);
-the study does not rerun Reuters, so it is decided under the primary reading only.
+The Reuters claim rests on the F1 table of the config's ``reuters_source``: the study's own
+(``sensitivity.reuters``: every reading, a resampling cell once per seed) or the main run's
+one train/test split (the primary reading only).
 
 ``add_section`` writes the report's Sensitivity section from those tables and the study's
 results, when they exist.
@@ -26,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.experiment.sensitivity import (PRIMARY, readings, reuters_means,
-                                                reuters_source, study_section)
+                                                reuters_plan, reuters_source, study_section)
 from weightboost.report import claims as claim_checks
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, table2, table4
@@ -34,7 +37,9 @@ from weightboost.statistics import across_datasets, corrected_resampled_t
 
 VERDICT_COLUMNS = ["claim", "reading", "wins", "ties", "losses", "needed", "holds", "p_value"]
 DUEL_COLUMNS = ["claim", "duel", "reading", "dataset", "noise", "algorithm", "versus",
-                "difference", "ci_low", "ci_high", "p_value", "test"]
+                "unit", "difference", "ci_low", "ci_high", "p_value", "test"]
+ERROR_POINTS, F1 = "error points", "F1"  # the duels' units: UCI test error, Reuters F1
+DECIMALS = {ERROR_POINTS: 1, F1: 4}        # as the paper prints them (Tables 2, 4; Table 3)
 
 
 def _percent(p) -> str:
@@ -107,15 +112,18 @@ def verdict_tables(config: dict, reference: dict, folds: pd.DataFrame, summary: 
             f1 if reading == PRIMARY else None)
         results = claim_checks.evaluate(checks, texts, part, part_folds, reading_f1, datasets,
                                         paired=corrected_p)
+        seeded_f1 = (study_f1[study_f1.reading == reading] if study_f1 is not None else
+                     f1.assign(repeat=0) if reading == PRIMARY else None)
         for check, result in zip(checks, results):
             verdicts.append({"claim": check["id"], "reading": reading, "wins": result["wins"],
                              "ties": result["ties"], "losses": result["losses"],
                              "needed": _needed(check, result), "holds": result["holds"],
                              "p_value": result["p_value"]})
             for k, duel in enumerate(check["duels"]):
-                if duel["source"] != "uci":
-                    continue
-                duels += _duel_rows(check["id"], k, reading, duel, part_folds, datasets)
+                if duel["source"] == "uci":
+                    duels += _duel_rows(check["id"], k, reading, duel, part_folds, datasets)
+                elif seeded_f1 is not None:
+                    duels += _reuters_duel_rows(check["id"], k, reading, duel, seeded_f1)
     return (pd.DataFrame(verdicts, columns=VERDICT_COLUMNS),
             pd.DataFrame(duels, columns=DUEL_COLUMNS))
 
@@ -131,7 +139,7 @@ def paired_over_datasets(folds, datasets, noise, a, b):
 def _duel_rows(claim, k, reading, duel, folds, datasets):
     a, b, noise = duel["algorithm"], duel["versus"], float(duel["noise"])
     base = {"claim": claim, "duel": k, "reading": reading, "noise": noise, "algorithm": a,
-            "versus": b}
+            "versus": b, "unit": ERROR_POINTS}
     per, over = paired_over_datasets(
         folds, [d for d in datasets if d in set(duel.get("datasets") or datasets)], noise, a, b)
     rows = [{**base, "dataset": d, "difference": r.mean, "ci_low": r.low, "ci_high": r.high,
@@ -140,6 +148,36 @@ def _duel_rows(claim, k, reading, duel, folds, datasets):
         rows.append({**base, "dataset": "all", "difference": over.mean, "ci_low": over.low,
                      "ci_high": over.high, "p_value": over.p_value,
                      "test": "Wilcoxon signed-rank across datasets (t interval)"})
+    return rows
+
+
+def reuters_pairs(f1: pd.DataFrame, duel: dict) -> list:
+    """Per category of one reading's Reuters F1 rows (columns category, repeat, algorithm,
+    t_rule, f1): the duel's F1 difference (first algorithm minus second) over the reading's
+    seeds as a Comparison — the paired t-test across seeds, uncorrected as the seeds redraw a
+    resampling booster's samples on one fixed split (no training folds are shared), and no test
+    on a single seed: [(category, Comparison)]."""
+    rule = f1[f1.t_rule == duel["t_rule"]]
+    wide = rule.pivot_table(index=["category", "repeat"], columns="algorithm", values="f1",
+                            sort=False)
+    return [(category, corrected_resampled_t(runs[duel["algorithm"]].to_numpy()
+                                             - runs[duel["versus"]].to_numpy(), 0.0))
+            for category, runs in wide.groupby(level="category", sort=False)]
+
+
+def _reuters_duel_rows(claim, k, reading, duel, f1):
+    base = {"claim": claim, "duel": k, "reading": reading, "noise": 0.0,
+            "algorithm": duel["algorithm"], "versus": duel["versus"], "unit": F1}
+    per = reuters_pairs(f1, duel)
+    rows = [{**base, "dataset": c, "difference": r.mean, "ci_low": r.low, "ci_high": r.high,
+             "p_value": r.p_value,
+             "test": f"paired t across {r.n} seeds" if r.n > 1 else "one split"}
+            for c, r in per]
+    if per:
+        over = across_datasets([r.mean for _, r in per])
+        rows.append({**base, "dataset": "all", "difference": over.mean, "ci_low": over.low,
+                     "ci_high": over.high, "p_value": over.p_value,
+                     "test": "Wilcoxon signed-rank across categories (t interval)"})
     return rows
 
 
@@ -286,9 +324,9 @@ def _first_comparisons(duels: pd.DataFrame) -> pd.DataFrame:
 
 def forest_figure(duels: pd.DataFrame, order: list[str], stem: Path) -> list[Path]:
     """One panel per claim: the mean difference of its first comparison over the datasets
-    (error points, first algorithm minus second) with its 95 % t interval, one row per reading
-    (in ``order``), the zero line, and a filled marker where the Wilcoxon signed-rank p across
-    datasets is below 0.05."""
+    (first algorithm minus second, in the duel's unit: error points, or F1 over the Reuters
+    categories) with its 95 % t interval, one row per reading (in ``order``), the zero line,
+    and a filled marker where the Wilcoxon signed-rank p across datasets is below 0.05."""
     import matplotlib.pyplot as plt
 
     first = _first_comparisons(duels)
@@ -308,7 +346,7 @@ def forest_figure(duels: pd.DataFrame, order: list[str], stem: Path) -> list[Pat
         ax.axvline(0.0, color="0.5", lw=0.8, ls="--")
         a, b = part.algorithm.iloc[0], part.versus.iloc[0]
         ax.set_title(f"{claim}\n{a} − {b}", fontsize=8)
-        ax.set_xlabel("error points", fontsize=8)
+        ax.set_xlabel(part.unit.iloc[0], fontsize=8)
         ax.tick_params(labelsize=7)
     axes.flat[0].set_yticks(range(len(order)), order)
     axes.flat[0].invert_yaxis()
@@ -324,8 +362,6 @@ def reuters_seed_tests(study_f1: pd.DataFrame, reference: dict) -> pd.DataFrame 
     difference over the seeds (first algorithm minus second) and the paired t-test across the
     seeds (seed r gives both boosters the same draws at their first round); None when no
     reading has seeds."""
-    from scipy import stats
-
     seeded = study_f1.groupby("reading").repeat.nunique()
     seeded = [r for r in dict.fromkeys(study_f1.reading) if seeded[r] > 1]
     duels = [d for check in reference["claim_checks"] for d in check["duels"] + check.get(
@@ -334,16 +370,10 @@ def reuters_seed_tests(study_f1: pd.DataFrame, reference: dict) -> pd.DataFrame 
     for reading in seeded:
         part = study_f1[study_f1.reading == reading]
         for duel in duels:
-            rule = part[part.t_rule == duel["t_rule"]]
-            wide = rule.pivot_table(index=["category", "repeat"], columns="algorithm",
-                                    values="f1", sort=False)
-            for category, runs in wide.groupby(level="category", sort=False):
-                a, b = runs[duel["algorithm"]].to_numpy(), runs[duel["versus"]].to_numpy()
-                same = np.allclose(a, b)
+            for category, r in reuters_pairs(part, duel):
                 rows.append({"reading": reading, "t_rule": duel["t_rule"], "category": category,
                              "algorithm": duel["algorithm"], "versus": duel["versus"],
-                             "seeds": len(a), "difference": float(np.mean(a - b)),
-                             "p_value": 1.0 if same else float(stats.ttest_rel(a, b).pvalue)})
+                             "seeds": r.n, "difference": r.mean, "p_value": r.p_value})
     return pd.DataFrame(rows) if rows else None
 
 
@@ -480,6 +510,14 @@ def scope_text(config: dict) -> str:
         if own:
             scoped[label] = "; ".join(own)
     text += "".join(f" `{label}`: {what}." for label, what in scoped.items())
+    if reuters_source(config) == "sensitivity_reuters":
+        seeds = reuters_plan(config).groupby("reading", sort=False).repeat.nunique()
+        seeded = ", ".join(f"`{r}`" for r in seeds.index[seeds > 1])
+        text += (f" Reuters (Table 3): every reading on the ApteMod split's "
+                 f"{len(config['reuters_study']['categories'])} categories"
+                 + (f"; {seeded} (which resample) on {seeds.max()} seeds." if seeded else "."))
+    else:
+        text += " Reuters (Table 3): the main run's split, under `primary` only."
     if left:
         text += (f" Defined in the config but not run here (`sensitivity.run`): "
                  f"{', '.join(f'`{r}`' for r in left)}.")
@@ -509,7 +547,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.heading("Verdicts")
     if forest_png is not None:
         doc.image(Path(forest_png), "Each claim's first comparison under every reading: mean "
-                  "difference over the datasets (error points; negative favours WeightBoost) "
+                  "difference over the datasets (error points, negative favours WeightBoost; "
+                  "for Reuters over the categories in F1, positive favours WeightBoost) "
                   "with its 95 % t interval; filled where the Wilcoxon signed-rank p across "
                   f"datasets is below {SIGNIFICANT:g}")
     doc.paragraph("Per claim and reading: win/tie/loss of the claim's first comparison over the "
@@ -527,19 +566,22 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.table(table)
     first = _first_comparisons(duels)
     if len(first):
-        doc.paragraph("Mean difference of the first comparison over the datasets (error points, "
-                      "first algorithm minus second: negative favours WeightBoost), its 95 % t "
-                      "interval and the Wilcoxon signed-rank p across datasets (Demšar 2006):")
-        shown = first.assign(value=[f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}] p={_p(p)}"
-                                    for m, lo, hi, p in zip(first.difference, first.ci_low,
-                                                            first.ci_high, first.p_value)])
+        doc.paragraph("Mean difference of the first comparison over the datasets (first "
+                      "algorithm minus second: error points, negative favours WeightBoost; for "
+                      "Reuters F1 over the categories, positive favours WeightBoost), its 95 % "
+                      "t interval and the Wilcoxon signed-rank p across datasets (Demšar 2006):")
+        shown = first.assign(value=[
+            f"{m:+.{n}f} [{lo:+.{n}f}, {hi:+.{n}f}] p={_p(p)}"
+            for m, lo, hi, p, n in zip(first.difference, first.ci_low, first.ci_high,
+                                       first.p_value, first.unit.map(DECIMALS))])
         wide = shown.pivot(index="claim", columns="reading", values="value")
         wide = wide.reindex(columns=[r for r in order if r in set(shown.reading)])
         wide.columns.name = None
         wide = wide.T.rename_axis("reading")
         wide.columns.name = None  # else a corner cell names the claims above the readings
         doc.table(wide)
-        per = duels[(duels.dataset != "all") & (duels.reading == order[0])]
+        per = duels[(duels.dataset != "all") & (duels.reading == order[0])
+                    & (duels.unit == ERROR_POINTS)]  # Reuters: its own section below
         if len(per):
             doc.paragraph(f"Per dataset under `{order[0]}`: the corrected resampled t-test "
                           "(Nadeau & Bengio 2003) over the paired runs:")
@@ -558,7 +600,7 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       "seeds (first algorithm minus second; positive favours WeightBoost) and "
                       "the paired t-test across the seeds:")
         wide = reuters_seeds.assign(value=[
-            f"{d:+.3f} (p={_p(p)})" for d, p in zip(reuters_seeds.difference,
+            f"{d:+.{DECIMALS[F1]}f} (p={_p(p)})" for d, p in zip(reuters_seeds.difference,
                                                    reuters_seeds.p_value)])
         wide = wide.assign(comparison=[f"{a} − {b}, {r} T" for a, b, r in zip(
             wide.algorithm, wide.versus, wide.t_rule)])
