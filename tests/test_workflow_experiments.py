@@ -175,6 +175,14 @@ def edit_script(snakefile, name):
         script.write("# edited\n")
 
 
+def edit_parser(snakefile):
+    """What an edit of the UCI parser's code does to its rule: a new code digest param."""
+    rules = snakefile.parent / "workflow" / "rules" / "data.smk"
+    digest = 'package_digest("data/uci.py", "data/jobs.py")'
+    assert digest in rules.read_text()
+    rules.write_text(rules.read_text().replace(digest, digest + ' + "-edited"'))
+
+
 def test_a_script_rewritten_alike_reruns_nothing_and_an_edited_one_its_rule(tiny_run, tmp_path):
     # Snakemake's `code` trigger judged a script rule by the script file's time: a checkout or
     # `git pull` that rewrote the scripts (same content, new time) replanned the data rules and,
@@ -194,14 +202,14 @@ def test_a_script_rewritten_alike_reruns_nothing_and_an_edited_one_its_rule(tiny
 
 
 def test_a_pinned_table_parsed_again_alike_reruns_no_cell(tiny_run, tmp_path):
-    # an edited parse script reruns the parse jobs, which write the same pinned tables (another
+    # an edited parser reruns the parse jobs, which write the same pinned tables (another
     # table would fail its pin): Snakemake reran every cell below them, hours of the
     # sensitivity study for the same numbers. A cell is keyed by its table's pin and reads a
     # pinned table as `ancient`: the parse jobs and the aggregation run, no cell. An unpinned
     # table (a user's new dataset) binds no key and keeps Snakemake's rule
     _, config = tiny_run
     snakefile, run = checkout_and_run(tiny_run, tmp_path)
-    edit_script(snakefile, "parse_uci.py")
+    edit_parser(snakefile)
     dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
     jobs = scheduled(dry.stdout)
     assert jobs.get("parse_uci") == 3 and "uci_results" in jobs, dry.stdout[-3000:]
@@ -211,6 +219,6 @@ def test_a_pinned_table_parsed_again_alike_reruns_no_cell(tiny_run, tmp_path):
     unpinned["run"] = "unpinned"
     done = run_snakemake(run, unpinned, "experiments", snakefile=snakefile)
     assert done.returncode == 0, done.stderr[-3000:]
-    edit_script(snakefile, "parse_uci.py")
+    edit_parser(snakefile)
     dry = run_snakemake(run, unpinned, "experiments", "-n", snakefile=snakefile)
     assert scheduled(dry.stdout).get("uci_cell") == 2 * 3, dry.stdout[-3000:]  # pima's

@@ -68,6 +68,10 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
     "regboost_cell": "weightboost.experiment.jobs:regboost_cell",
     "regboost_semi_cell": "weightboost.experiment.jobs:regboost_semi_cell",
+    "fetch_uci": "weightboost.data.jobs:fetch_uci",
+    "parse_uci": "weightboost.data.jobs:parse_uci",
+    "fetch_reuters": "weightboost.data.jobs:fetch_reuters",
+    "reuters_features": "weightboost.data.jobs:reuters_features",
 }
 SERVER_LOG = "logs/warm_server.log"
 ABANDONED = 75                      # a worker's status when its run ended before its job did
@@ -435,7 +439,9 @@ def warm_up(second_process: bool = True) -> None:
 
     def meanwhile():
         compile_boosting()
-        from weightboost.experiment import jobs  # noqa: F401 - the job modules themselves
+        from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
+        from weightboost.data import uci  # noqa: F401 - (the data jobs import it lazily)
+        from weightboost.experiment import jobs  # noqa: F401
         from weightboost.boosting import regboost  # noqa: F401 - and the stumps' (imported lazily)
 
     compile_kernels(second_process, meanwhile)

@@ -270,6 +270,14 @@ def reuters_receipts(wildcards):
     return [corpus, "data/raw/reuters/stopwords.json"]
 
 
+def fetch_reuters_arguments(kind):
+    """The job arguments of a fetch of the raw Reuters inputs of ``kind`` (sgml, stopwords,
+    nltk: weightboost.data.jobs.fetch_reuters)."""
+    return lambda wildcards, output: job_arguments(
+        kind=kind, reuters=config["reuters"], fetch=fetch_config(), files=list(output.files),
+        receipt=output.receipt)
+
+
 def reuters_corpus(wildcards):
     """The corpus files the stage reads: the SGML files, or NLTK's package (reuters.source)."""
     if config["reuters"].get("source", "sgml") == "nltk":

@@ -7,9 +7,10 @@ rule fetch_uci:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
     params:
-        script_sha256=script_digest("fetch_uci.py"),
-        spec=uci_spec,
-        fetch=fetch_config(),
+        code_sha256=package_digest("data/jobs.py"),
+        arguments=lambda wildcards, output: job_arguments(
+            dataset=wildcards.dataset, spec=uci_spec(wildcards), fetch=fetch_config(),
+            raw=output.raw, receipt=output.receipt),
     log:
         "logs/fetch_uci/{dataset}.log",
     localrule: True
@@ -20,8 +21,8 @@ rule fetch_uci:
         runtime=15,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/fetch_uci.py"
+    shell:
+        job_command("fetch_uci")
 
 
 rule parse_uci:
@@ -32,9 +33,10 @@ rule parse_uci:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",
     params:
-        script_sha256=script_digest("parse_uci.py"),
-        code_sha256=package_digest("data/uci.py"),
-        spec=uci_spec,
+        code_sha256=package_digest("data/uci.py", "data/jobs.py"),
+        arguments=lambda wildcards, input, output: job_arguments(
+            dataset=wildcards.dataset, spec=uci_spec(wildcards), raw=input.raw,
+            receipt=input.receipt, table=output.table, sidecar=output.sidecar),
     log:
         "logs/parse_uci/{dataset}.log",
     # a second of work: on a cluster a submission (queue wait, Snakemake's start on the node)
@@ -47,8 +49,8 @@ rule parse_uci:
         runtime=5,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/parse_uci.py"
+    shell:
+        job_command("parse_uci")
 
 
 rule data:

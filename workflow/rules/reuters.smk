@@ -1,16 +1,15 @@
 # Reuters-21578 ApteMod stage (docs/protocol.md §1.3): fetch and verify the 22 SGML files (or, with
 # reuters.source: nltk, NLTK's ApteMod package) and NLTK's stop-word package, then parse, split,
-# select 2,000 terms by chi2max and weight them (ltc).
+# select 2,000 terms by chi2max and weight them (ltc). The jobs are weightboost.data.jobs's.
+
 
 rule fetch_reuters:
     output:
         files=expand("data/raw/reuters/{name}", name=REUTERS_SGML),
         receipt="data/raw/reuters/sources.json",
     params:
-        script_sha256=script_digest("fetch_reuters.py"),
-        kind="sgml",
-        reuters=config["reuters"],
-        fetch=fetch_config(),
+        code_sha256=package_digest("data/jobs.py"),
+        arguments=fetch_reuters_arguments("sgml"),
     log:
         "logs/fetch_reuters.log",
     localrule: True
@@ -21,8 +20,8 @@ rule fetch_reuters:
         runtime=30,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/fetch_reuters.py"
+    shell:
+        job_command("fetch_reuters")
 
 
 use rule fetch_reuters as fetch_stopwords with:
@@ -30,9 +29,8 @@ use rule fetch_reuters as fetch_stopwords with:
         files=["data/raw/reuters/stopwords.zip"],
         receipt="data/raw/reuters/stopwords.json",
     params:
-        kind="stopwords",
-        reuters=config["reuters"],
-        fetch=fetch_config(),
+        code_sha256=package_digest("data/jobs.py"),
+        arguments=fetch_reuters_arguments("stopwords"),
     log:
         "logs/fetch_stopwords.log",
     localrule: True  # `use rule ... with:` does not inherit it
@@ -43,9 +41,8 @@ use rule fetch_reuters as fetch_reuters_nltk with:
         files=[NLTK_PACKAGE],
         receipt="data/raw/reuters/nltk/sources.json",
     params:
-        kind="nltk",
-        reuters=config["reuters"],
-        fetch=fetch_config(),
+        code_sha256=package_digest("data/jobs.py"),
+        arguments=fetch_reuters_arguments("nltk"),
     log:
         "logs/fetch_reuters_nltk.log",
     localrule: True  # `use rule ... with:` does not inherit it
@@ -60,10 +57,12 @@ rule reuters_features:
         vocabulary="data/processed/reuters/vocabulary.tsv",
         stats="data/processed/reuters/stats.json",
     params:
-        script_sha256=script_digest("reuters_features.py"),
-        code_sha256=package_digest("reuters"),
+        code_sha256=package_digest("reuters", "data/jobs.py"),
         # where the raw files come from does not change the matrices; their pins do
-        reuters=reuters_content(config["reuters"]),
+        arguments=lambda wildcards, input, output: job_arguments(
+            corpus=list(input.corpus), stopwords=input.stopwords[0],
+            reuters=reuters_content(config["reuters"]), matrices=output.matrices,
+            vocabulary=output.vocabulary, stats=output.stats),
     log:
         "logs/reuters_features.log",
     benchmark:
@@ -75,8 +74,8 @@ rule reuters_features:
         runtime=10,
     conda:
         "../../environment.yml"
-    script:
-        "../scripts/reuters_features.py"
+    shell:
+        job_command("reuters_features")
 
 
 rule reuters:

@@ -1,0 +1,55 @@
+"""The data stage's jobs: fetch and verify the raw inputs, parse them into the tables the
+experiments read (workflow/rules/data.smk and reuters.smk).
+
+Each is a function of JSON values, run as the cells are (``weightboost.warm``): in a child of
+the run's warm server, which has imported pandas and the package already, or in the job's own
+process where no server answers. As ``script:`` jobs each started a Python that imported them
+afresh (about 0.2 s for a fetch, 0.9 s for a parse), which was most of their cost. The work
+itself is in ``weightboost.data.fetch``, ``weightboost.data.uci`` and ``weightboost.reuters``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from weightboost.data.fetch import FetchSettings, fetch_file, fetch_raw
+from weightboost.data.spec import DatasetSpec
+from weightboost.fileio import write_json_atomic
+
+
+def fetch_uci(dataset: str, spec: dict, fetch: dict, raw: str, receipt: str) -> None:
+    """Fetch one raw UCI file from the first source that has it and verify its SHA-256."""
+    fetch_raw(DatasetSpec.from_config(dataset, spec), raw, receipt,
+              FetchSettings.from_config(fetch))
+
+
+def parse_uci(dataset: str, spec: dict, raw: str, receipt: str, table: str,
+              sidecar: str) -> None:
+    """Parse one verified raw UCI file into its canonical table and JSON sidecar."""
+    from weightboost.data.uci import write_canonical
+
+    with open(receipt) as handle:
+        source = json.load(handle)
+    write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table, sidecar)
+
+
+def fetch_reuters(kind: str, reuters: dict, fetch: dict, files: list[str],
+                  receipt: str) -> None:
+    """Fetch and verify raw Reuters inputs of ``kind``: ``sgml`` (the 22 SGML files),
+    ``stopwords`` (NLTK's stop-word package) or ``nltk`` (NLTK's ApteMod package)."""
+    from weightboost.reuters.fetch import nltk_package_file, sgml_files, stopword_file
+
+    raws = {"sgml": sgml_files,
+            "stopwords": lambda options: [stopword_file(options)],
+            "nltk": lambda options: [nltk_package_file(options)]}[kind](reuters)
+    settings = FetchSettings.from_config(fetch)
+    write_json_atomic(receipt, [fetch_file(raw, dest, None, settings)
+                                for raw, dest in zip(raws, files)])
+
+
+def reuters_features(corpus: list[str], stopwords: str, reuters: dict, matrices: str,
+                     vocabulary: str, stats: str) -> None:
+    """The raw corpus to ltc matrices and statistics (``weightboost.reuters.stage``)."""
+    from weightboost.reuters.stage import build
+
+    build(corpus, stopwords, reuters, matrices, vocabulary, stats)
