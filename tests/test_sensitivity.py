@@ -533,3 +533,35 @@ def test_the_committed_reuters_study_is_the_one_the_config_defines(main_config):
     assert (f1.groupby(key).category.nunique() == len(categories)).all()
     rules = f1.groupby(key + ["category"]).t_rule.unique().map(sorted)
     assert (rules.map(tuple) == ("best", "cv", "paper")).all()
+
+
+def test_the_committed_reuters_duels_are_what_the_committed_f1_table_gives(main_config):
+    # the page's Reuters rows (forest plot, mean differences, verdicts) come from the committed
+    # study F1 table as it is: recomputed here per reading, they equal the committed report tables
+    from conftest import ROOT
+    from weightboost.report.reference import load_reference
+    from weightboost.report.sensitivity import reuters_pairs
+    from weightboost.statistics import across_datasets
+
+    reference = load_reference(ROOT / "config/reference/jin2003_tables.yaml")
+    (duel,) = [d for check in reference["claim_checks"] if check["id"] == "table3_reuters"
+               for d in check["duels"]]
+    f1 = pd.read_csv(ROOT / "results/sensitivity/reuters_f1.csv")
+    duels = pd.read_csv(ROOT / "reports/tables/sensitivity_duels.csv")
+    verdicts = pd.read_csv(ROOT / "reports/tables/verdicts.csv")
+    committed = duels[duels.claim == "table3_reuters"].set_index(["reading", "dataset"])
+    held = verdicts[verdicts.claim == "table3_reuters"].set_index("reading")
+    assert set(held.index) == set(f1.reading)
+    for reading, part in f1.groupby("reading", sort=False):
+        per = reuters_pairs(part, duel)
+        for category, r in per:
+            np.testing.assert_allclose(committed.loc[(reading, category), "difference"], r.mean,
+                                       rtol=0, atol=1e-12)
+        over = across_datasets([r.mean for _, r in per])
+        np.testing.assert_allclose(committed.loc[(reading, "all"), "p_value"], over.p_value)
+        np.testing.assert_allclose(held.loc[reading, "p_value"], over.p_value, rtol=1e-9)
+        # a tie absorbs a difference below the paper's precision, nothing else
+        row = held.loc[reading]
+        assert row.wins + row.ties + row.losses == len(per)
+        assert row.wins <= sum(r.mean > 0 for _, r in per)
+        assert row.losses <= sum(r.mean < 0 for _, r in per)
