@@ -575,7 +575,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
             for m, lo, hi, p, n in zip(first.difference, first.ci_low, first.ci_high,
                                        first.p_value, first.unit.map(DECIMALS))])
         wide = shown.pivot(index="claim", columns="reading", values="value")
-        wide = wide.reindex(columns=[r for r in order if r in set(shown.reading)])
+        wide = wide.reindex(index=[c for c in dict.fromkeys(verdicts.claim) if c in wide.index],
+                            columns=[r for r in order if r in set(shown.reading)])
         wide.columns.name = None
         wide = wide.T.rename_axis("reading")
         wide.columns.name = None  # else a corner cell names the claims above the readings
