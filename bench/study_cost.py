@@ -7,10 +7,12 @@ Plans the study as the workflow does (``weightboost.experiment.sensitivity.plan`
 ``reuters_plan``), gives each cell to the first reading that needs it (a cell shared by readings
 is computed once), and prints per reading the cells it adds, how many of them have a benchmark
 file (``benchmarks/sensitivity_cell/...``, ``benchmarks/reuters_cell/...``: a run of that cell
-name, at any code), their job-seconds, and hours of wall time on ``--cores`` cores. A cell
-without a benchmark is estimated by the median of the measured cells of its dataset (or
-category) and learner entry, else of its dataset. The job-seconds are the benchmarks' wall
-times: for cells run one per core on an otherwise idle machine, about their CPU time.
+name, at any code), their seconds, and hours of wall time on ``--cores`` cores. A cell without a
+benchmark is estimated by the median of the measured cells of its dataset (or category) and
+learner entry, else of its dataset. A cell's seconds are its job's CPU seconds, from the last
+line of its log (``workflow_support.RESOURCES``; a cell runs in one thread, so this is what it
+costs on a free core), else its benchmark's wall seconds, which also count the time it waited
+for a core on a shared machine (a study computed beside the test suite: 5-7× its CPU time).
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ import pandas as pd
 
 from weightboost.config import load_config, noise_name
 from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
+from weightboost.workflow_support import job_resources
 
 
-def measured(root: Path, rule: str, depth: int) -> dict:
-    """(the path parts before the key) -> wall seconds of the newest benchmark of that cell."""
+def measured(root: Path, logs: Path, rule: str, depth: int) -> dict:
+    """(the path parts before the key) -> seconds of the newest benchmark of that cell: the CPU
+    seconds its log records, else the benchmark's wall seconds."""
     times = {}
     for path in sorted(root.glob(f"{rule}/**/*.tsv"), key=lambda p: p.stat().st_mtime):
         parts = path.relative_to(root / rule).parts
-        times[parts[:depth]] = float(pd.read_csv(path, sep="\t").s.iloc[0])
+        used = job_resources((logs / rule).joinpath(*parts).with_suffix(".log"))
+        times[parts[:depth]] = used[0] if used else float(pd.read_csv(path, sep="\t").s.iloc[0])
     return times
 
 
@@ -62,9 +67,9 @@ def cells(config: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["reading", "rule", "place", "group"])
 
 
-def estimate(table: pd.DataFrame, root: Path) -> pd.DataFrame:
-    known = {"sensitivity_cell": measured(root, "sensitivity_cell", 3),
-             "reuters_cell": measured(root, "reuters_cell", 2)}
+def estimate(table: pd.DataFrame, root: Path, logs: Path) -> pd.DataFrame:
+    known = {"sensitivity_cell": measured(root, logs, "sensitivity_cell", 3),
+             "reuters_cell": measured(root, logs, "reuters_cell", 2)}
     table = table.assign(seconds=[known[r.rule].get(r.place, np.nan)
                                   for r in table.itertuples()])
     table["measured"] = table.seconds.notna()
@@ -79,22 +84,23 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--configfile", nargs="+", default=["config/config.yaml"])
     parser.add_argument("--benchmarks", type=Path, default=Path("benchmarks"))
+    parser.add_argument("--logs", type=Path, default=Path("logs"))
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args(argv)
-    table = estimate(cells(load_config(*args.configfile)), args.benchmarks)
+    table = estimate(cells(load_config(*args.configfile)), args.benchmarks, args.logs)
     per = table.groupby("reading", sort=False).agg(cells=("rule", "size"),
                                                     measured=("measured", "sum"),
-                                                    job_seconds=("seconds", "sum"))
-    per["hours"] = per.job_seconds / 3600 / args.cores
+                                                    seconds=("seconds", "sum"))
+    per["hours"] = per.seconds / 3600 / args.cores
     total = per.sum(numeric_only=True)
     per.loc["all"] = total
-    print(per.round({"job_seconds": 0, "hours": 2}).astype({"cells": int, "measured": int})
+    print(per.round({"seconds": 0, "hours": 2}).astype({"cells": int, "measured": int})
           .to_string())
     unknown = int(table.seconds.isna().sum())
     if unknown:
         print(f"{unknown} cells have no measured neighbour: not counted")
     known = table[table.seconds.notna()]
-    print("by dataset or category (job-s): " + ", ".join(
+    print("by dataset or category (s): " + ", ".join(
         f"{k} {v:.0f}" for k, v in known.groupby(known.place.map(lambda p: p[0]))
         .seconds.sum().sort_values(ascending=False).items()))
     return 0
