@@ -440,8 +440,7 @@ def warm_up(second_process: bool = True) -> None:
     def meanwhile():
         compile_boosting()
         from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
-        from weightboost.data import uci  # noqa: F401 - (the data jobs import it lazily)
-        from weightboost.experiment import jobs  # noqa: F401
+        from weightboost.experiment import jobs  # noqa: F401 - with it data.uci (parse_uci's)
         from weightboost.boosting import regboost  # noqa: F401 - and the stumps' (imported lazily)
 
     compile_kernels(second_process, meanwhile)
