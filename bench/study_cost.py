@@ -12,7 +12,9 @@ benchmark is estimated by the median of the measured cells of its dataset (or ca
 learner entry, else of its dataset. A cell's seconds are its job's CPU seconds, from the last
 line of its log (``workflow_support.RESOURCES``; a cell runs in one thread, so this is what it
 costs on a free core), else its benchmark's wall seconds, which also count the time it waited
-for a core on a shared machine (a study computed beside the test suite: 5-7× its CPU time).
+for a core on a shared machine (a study computed beside the test suite: 5-7× its CPU time). A
+cell restored from a cell archive (``weightboost.cell_archive``) measured a copy: it counts as
+not measured.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from weightboost.cell_archive import was_restored
 from weightboost.config import load_config, noise_name
 from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
 from weightboost.workflow_support import job_resources
@@ -34,7 +37,10 @@ def measured(root: Path, logs: Path, rule: str, depth: int) -> dict:
     times = {}
     for path in sorted(root.glob(f"{rule}/**/*.tsv"), key=lambda p: p.stat().st_mtime):
         parts = path.relative_to(root / rule).parts
-        used = job_resources((logs / rule).joinpath(*parts).with_suffix(".log"))
+        log = (logs / rule).joinpath(*parts).with_suffix(".log")
+        if was_restored(log):  # a copy from a cell archive: says nothing of the cell's cost
+            continue
+        used = job_resources(log)
         times[parts[:depth]] = used[0] if used else float(pd.read_csv(path, sep="\t").s.iloc[0])
     return times
 

@@ -306,6 +306,49 @@ def test_sensitivity_report_alone_rebuilds_from_the_committed_tables(study_run, 
     assert "summary.csv is not the table recorded" in refused.stdout + refused.stderr
 
 
+def test_a_fresh_clone_that_adds_a_reading_computes_only_its_cells(study_run, tmp_path):
+    # the study commits its cells packed under their keys (results/archive/sensitivity.zip): a
+    # fresh clone (tables, record, archive; no cell) whose config adds a reading restores every
+    # cell the archive holds and computes only the new reading's; the tables read the restored
+    # cells as the computed ones. With cell_archive false every cell is computed.
+    import json
+    import shutil
+    import zipfile
+
+    workdir, config = study_run
+    cells = workdir / "results/cells"
+    with zipfile.ZipFile(workdir / "results/archive/sensitivity.zip") as zf:
+        assert zf.namelist() == sorted(p.relative_to(cells).as_posix()
+                                       for p in (cells / "sensitivity").rglob("*.csv"))
+    copy_dir = tmp_path / "copy"
+    shutil.copytree(workdir, copy_dir, ignore=shutil.ignore_patterns(".snakemake"))
+    for stale in ("results/cells", "logs"):
+        shutil.rmtree(copy_dir / stale)
+    added = copy.deepcopy(config)
+    added["run"] = "added"
+    added["sensitivity"]["readings"]["restart"] = {"params": {"on_degenerate": "restart"}}
+    result = run_snakemake(copy_dir, added, "sensitivity")
+    assert result.returncode == 0, result.stderr[-3000:]
+    logs = {p.relative_to(copy_dir / "logs/sensitivity_cell").parts[2]: p.read_text()
+            for p in (copy_dir / "logs/sensitivity_cell").rglob("*.log")}
+    assert {cell for cell, log in logs.items() if "restored" not in log} == {
+        "AdaBoost~on_degenerate=restart", "WeightBoost~on_degenerate=restart"}
+    record = json.loads((copy_dir / "results/runs/added/sensitivity.provenance.json")
+                        .read_text())
+    assert record["stages"][0]["restored"] == len(logs) - 2  # all but the two new cells
+    before = pd.read_csv(workdir / "results/sensitivity/folds.csv")
+    after = pd.read_csv(copy_dir / "results/runs/added/sensitivity/folds.csv")
+    pd.testing.assert_frame_equal(after[after.reading != "restart"].reset_index(drop=True),
+                                  before)
+    again = run_snakemake(copy_dir, {**added, "run": "computed", "cell_archive": False},
+                          "sensitivity_results", "--forcerun", "sensitivity_cell")
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert not any("restored" in p.read_text()
+                   for p in (copy_dir / "logs/sensitivity_cell").rglob("*.log"))
+    computed = pd.read_csv(copy_dir / "results/runs/computed/sensitivity/folds.csv")
+    pd.testing.assert_frame_equal(computed, after)
+
+
 def test_reuters_plan_runs_a_resampling_cell_once_per_seed_and_the_others_once(main_config):
     config = study_config(main_config, reuters={"seeds": 3})
     config["reuters_study"] = {**config["reuters_study"],

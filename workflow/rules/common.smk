@@ -21,7 +21,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE
                                                check_tables, computation_key, dataset_content,
                                                grid_protocol, package_digest, reports_dir,
                                                results_dir, reuters_content)
-from weightboost import warm
+from weightboost import cell_archive, warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import sha256_file
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
@@ -52,6 +52,11 @@ def script_digest(name: str) -> str:
 # Warm workers (weightboost.warm): when the jobs run on this machine, one server per run imports
 # the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
 # imports. WEIGHTBOOST_WARM=off runs every job in its own process.
+# Cell archives (weightboost.cell_archive): a cell job restores its outputs from
+# results/archive/*.zip when one holds them under their paths (keys), unless `cell_archive` is
+# false. Set here, before any job or warm server starts, so every job of the run inherits it.
+os.environ[cell_archive.ENV] = "on" if config.get("cell_archive", True) else "off"
+
 onstart:
     # under the SLURM executor: no submission may ask for more CPUs than a node has
     if workflow.executor_plugin is not None and workflow.executor_plugin.cli_prefix == "slurm":
@@ -384,9 +389,11 @@ def reuters_key(algorithm):
                     reuters_content(config["reuters"]))
 
 
-def reuters_cells(pattern):
+def reuters_cells(pattern, algorithms=None):
+    """The Reuters cell files of ``pattern`` for every category and algorithm (by default the
+    study's; the sensitivity study passes its cells)."""
     return [pattern.format(category=c, algorithm=a, key=reuters_key(a))
-            for c in STUDY["categories"] for a in STUDY["algorithms"]]
+            for c in STUDY["categories"] for a in (algorithms or STUDY["algorithms"])]
 
 
 REUTERS_CELLS = reuters_cells(REUTERS_CELL)

@@ -89,9 +89,8 @@ if SENSITIVITY:
         SENSITIVITY_REUTERS_PLAN = pd.DataFrame(remembered(
             "sensitivity-reuters-plan", config,
             lambda: reuters_plan(config).to_dict("records")), columns=REUTERS_PLAN_COLUMNS)
-        SENSITIVITY_REUTERS_CELLS = [
-            REUTERS_CELL.format(category=c, algorithm=cell, key=reuters_key(cell))
-            for c in STUDY["categories"] for cell in dict.fromkeys(SENSITIVITY_REUTERS_PLAN.cell)]
+        STUDY_REUTERS_ALGORITHMS = list(dict.fromkeys(SENSITIVITY_REUTERS_PLAN.cell))
+        SENSITIVITY_REUTERS_CELLS = reuters_cells(REUTERS_CELL, STUDY_REUTERS_ALGORITHMS)
 
         rule sensitivity_reuters_results:
             input:
@@ -157,9 +156,31 @@ if SENSITIVITY:
         script:
             "../scripts/sensitivity_report.py"
 
+    # The study's cells packed under their keys (weightboost.cell_archive): committed, so that a
+    # fresh clone whose config adds a reading or a noise level computes only the new cells. Its
+    # UCI cells, and its Reuters cells with their curves but those of the default run, which
+    # `make reproduce` always computes.
+    ARCHIVED_CELLS = SENSITIVITY_CELLS + ([
+        path for f1, curve in zip(SENSITIVITY_REUTERS_CELLS,
+                                  reuters_cells(REUTERS_CURVE, STUDY_REUTERS_ALGORITHMS))
+        if f1 not in set(REUTERS_CELLS) for path in (f1, curve)] if STUDY_F1 else [])
+
+    rule sensitivity_archive:
+        input:
+            ARCHIVED_CELLS,
+        output:
+            f"{RESULTS}/archive/sensitivity.zip",
+        log:
+            "logs/sensitivity_archive.log",
+        localrule: True
+        run:
+            packed = cell_archive.pack(output[0], input)
+            Path(log[0]).write_text(f"{packed} cells packed into {output[0]}\n")
+
     rule sensitivity:
         input:
             rules.sensitivity_report.output,
+            rules.sensitivity_archive.output,
             # the study's tables too: with its page present, Snakemake would not compute a
             # table the page needs and that is missing (e.g. after sensitivity.reuters is set)
             [path for kind in SENSITIVITY_SETS if kind not in STUDY_GIVEN

@@ -211,7 +211,9 @@ def stage_seconds(stages: dict) -> list[dict]:
     (``logs/<rule>/...``, beside its benchmark) ends with its resource use, their CPU seconds
     and largest peak RSS (``workflow_support.job_resources``; Snakemake's benchmark cannot see
     a job done in a warm worker). Not every file under benchmarks/: those of cells of other
-    configs and code stay there."""
+    configs and code stay there. Jobs that restored their cells from a cell archive
+    (``weightboost.cell_archive``) are counted as ``restored``: their seconds are a copy's."""
+    from weightboost.cell_archive import was_restored
     from weightboost.workflow_support import job_resources
 
     rows = []
@@ -220,11 +222,14 @@ def stage_seconds(stages: dict) -> list[dict]:
         if files:
             row = {"stage": rule, "jobs": len(files), "job seconds": round(
                 sum(float(pd.read_csv(f, sep="\t").s.iloc[0]) for f in files), 1)}
-            used = [job_resources(Path("logs", *Path(f).with_suffix(".log").parts[1:]))
-                    for f in files]
+            logs = [Path("logs", *Path(f).with_suffix(".log").parts[1:]) for f in files]
+            used = [job_resources(log) for log in logs]
             if used and all(u is not None for u in used):
                 row["cpu seconds"] = round(sum(u[0] for u in used), 1)
                 row["peak RSS MB"] = round(max(u[1] for u in used))
+            restored = sum(map(was_restored, logs))
+            if restored:
+                row["restored"] = restored
             rows.append(row)
     return rows
 

@@ -57,7 +57,8 @@ def git_commit(root: Path, own_output: Path | None = None) -> str:
 # column order of the report's tables (the records store their rows with sorted keys)
 INPUT_COLUMNS = ["input", "sha256", "route", "canonical table sha256"]
 STAGE_COLUMNS = ["stage", "jobs", "job seconds"]
-RESOURCE_COLUMNS = ["cpu seconds", "peak RSS MB"]  # from the jobs' logs (provenance records)
+# from the jobs' logs (provenance records): resources, and how many jobs restored their cells
+RESOURCE_COLUMNS = ["cpu seconds", "peak RSS MB", "restored"]
 
 
 WEIGHTBOOST = ("uci", "reuters")  # the table sets of the first paper's report
@@ -179,7 +180,10 @@ def add_section(doc, workdir: Path, results: Path, kinds, lock: Path | None, out
     if len(times):
         doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed"
                       + ("; CPU seconds summed and the largest peak RSS from the jobs' logs"
-                         if "cpu seconds" in times.columns else "") + "):")
+                         if "cpu seconds" in times.columns else "")
+                      + ("; `restored`: jobs that restored their cells from a cell archive "
+                         "instead of computing them, whose seconds are a copy's"
+                         if "restored" in times.columns else "") + "):")
         doc.table(times, index=False)
     doc.paragraph("Configuration used:")
     doc.paragraph("`" + json.dumps(configuration) + "`")

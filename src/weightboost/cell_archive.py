@@ -1,0 +1,144 @@
+"""Cell archives: a study's computed cells packed into one committed zip file, from which a
+later run restores a cell instead of computing it.
+
+A cell's path holds the key of everything its numbers depend on (``computation_key``: its
+table set's code digest and the config values it reads; README, "Cell keys"), so a file stored
+in an archive under the path a job is about to write is the file that job would write. The
+sensitivity study commits its cells this way (``results/archive/sensitivity.zip``, rule
+``sensitivity_archive``): a fresh clone whose config adds a reading or a noise level computes
+only the cells that no archive holds, and recomputes everything with ``cell_archive: false``.
+The archive holds only the study's own cells, not those the default run (``make reproduce``)
+computes, so a reproduction of the papers never restores anything.
+
+A job restores its outputs (``restored``) only when every output it is to write under
+``results/cells/`` is in one archive; its log says so (``LOG_MARK``), and the table set's
+provenance record counts such jobs (``restored``), whose seconds are a copy's. Members are read
+through their CRC-32 (zipfile checks it on every full read) and their deflate stream: a damaged
+archive stops the job with a message that names it. An archive is written whole or not at all (``fileio.atomic_path``), with members
+in path order and fixed dates, so packing the same cells gives the same bytes.
+
+    python -m weightboost.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
+    python -m weightboost.cell_archive list ARCHIVE
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import zipfile
+import zlib
+from pathlib import Path, PurePosixPath
+
+from weightboost.errors import InputFileError
+from weightboost.fileio import atomic_path, write_bytes_atomic
+
+CELLS = "results/cells"          # every cell job writes below it (and no other job does)
+ARCHIVES = "results/archive"     # the archives a run restores from: every *.zip in it
+ENV = "WEIGHTBOOST_CELL_ARCHIVE"  # "on" (set by the workflow from config `cell_archive`) or off
+_DATE = (1980, 1, 1, 0, 0, 0)    # zip's earliest date: no member records when it was packed
+LOG_MARK = "restored from the cell archive"  # a restoring job's log line starts with it
+
+
+def member(path: str | os.PathLike) -> str | None:
+    """The archive member name of a cell path (relative to the working directory), or None for
+    a path outside ``results/cells``."""
+    parts = PurePosixPath(Path(path).as_posix()).parts
+    root = PurePosixPath(CELLS).parts
+    if parts[:len(root)] != root or len(parts) <= len(root):
+        return None
+    return "/".join(parts[len(root):])
+
+
+def pack(archive: str | os.PathLike, paths) -> int:
+    """Write the cell files ``paths`` into the zip file ``archive``, replacing it; the number of
+    members. Deterministic: members sorted by name, dated 1980-01-01, mode 0644, deflated."""
+    members = {}
+    for path in paths:
+        name = member(path)
+        if name is None:
+            raise InputFileError(f"{path} is not a cell file (cells lie under {CELLS}/): an "
+                                 "archive holds cells only")
+        members[name] = Path(path)
+    with atomic_path(archive) as tmp:
+        with zipfile.ZipFile(tmp, "w") as zf:
+            for name in sorted(members):
+                info = zipfile.ZipInfo(name, date_time=_DATE)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.create_system = 3  # Unix, whatever packs it
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, members[name].read_bytes(), compresslevel=9)
+    return len(members)
+
+
+def archives(root: str | os.PathLike = ARCHIVES) -> list[Path]:
+    return sorted(Path(root).glob("*.zip"))
+
+
+def enabled() -> bool:
+    return os.environ.get(ENV, "off") == "on"
+
+
+def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
+    """Restore a job's outputs from an archive: ``values`` are the job's arguments; those that
+    name paths under ``results/cells`` are its outputs. True if one archive held them all and
+    they are written; False (nothing written) if archives are off or none holds them all."""
+    outputs = [v for v in values if isinstance(v, str) and member(v) is not None]
+    if not outputs or not enabled():
+        return False
+    names = [member(path) for path in outputs]
+    for archive in archives(root):
+        try:
+            with zipfile.ZipFile(archive) as zf:
+                if not set(names) <= set(zf.namelist()):
+                    continue
+                contents = [zf.read(name) for name in names]
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
+            raise InputFileError(
+                f"the cell archive {archive} is damaged ({exc}): restore it (`git checkout "
+                f"{archive}`), or run with `--config cell_archive=false` to compute every "
+                "cell") from None
+        for path, data in zip(outputs, contents):
+            write_bytes_atomic(path, data)
+        logging.getLogger("weightboost").info(
+            "%s %s (its key: computed under this code and config): %s", LOG_MARK, archive,
+            ", ".join(outputs))
+        return True
+    return False
+
+
+def was_restored(log: str | os.PathLike) -> bool:
+    """Whether the job that wrote ``log`` restored its outputs rather than computing them (its
+    benchmark and resources then measure a copy, not the computation)."""
+    try:
+        return LOG_MARK in Path(log).read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m weightboost.cell_archive",
+                                     description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    packing = commands.add_parser("pack", help="pack cell files into an archive")
+    packing.add_argument("archive")
+    packing.add_argument("paths", nargs="*")
+    packing.add_argument("--paths-from", help="a file with one cell path per line")
+    listing = commands.add_parser("list", help="the cell paths an archive holds")
+    listing.add_argument("archive")
+    args = parser.parse_args(argv)
+    if args.command == "pack":
+        paths = list(args.paths)
+        if args.paths_from:
+            paths += [line for line in Path(args.paths_from).read_text().splitlines() if line]
+        print(f"{pack(args.archive, paths)} cells packed into {args.archive}")
+    else:
+        with zipfile.ZipFile(args.archive) as zf:
+            for name in zf.namelist():
+                print(f"{CELLS}/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""Cell archives (weightboost.cell_archive): a job restores exactly the files a packed cell
+held, only when the archive holds all of its outputs and archives are on, never computes what
+it restored, and a damaged archive stops it by name."""
+
+import zipfile
+
+import pytest
+
+from weightboost import cell_archive, warm
+from weightboost.errors import InputFileError
+
+CELL = "results/cells/sensitivity/pima/noise0.1/AdaBoost/0123456789ab/reps10.csv"
+F1 = "results/cells/reuters/earn/AdaBoost/ba9876543210.csv"
+CURVE = "results/cells/reuters/earn/AdaBoost/ba9876543210.curve.csv"
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(cell_archive.ENV, "on")
+    for path, text in ((CELL, "error\n0.25\n"), (F1, "f1\n0.9\n"), (CURVE, "t,f1\n1,0.8\n")):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    return tmp_path
+
+
+def test_packing_the_same_cells_gives_the_same_bytes_whatever_their_order(workdir):
+    first = cell_archive.pack("a.zip", [CELL, F1, CURVE])
+    (workdir / CELL).touch()  # a newer time changes nothing either
+    cell_archive.pack("b.zip", [CURVE, CELL, F1])
+    assert first == 3
+    assert (workdir / "a.zip").read_bytes() == (workdir / "b.zip").read_bytes()
+    with zipfile.ZipFile("a.zip") as zf:
+        assert zf.namelist() == sorted(n.removeprefix("results/cells/") for n in (CELL, F1, CURVE))
+
+
+def test_a_job_restores_its_outputs_byte_for_byte_and_computes_nothing(workdir, monkeypatch):
+    expected = {p: (workdir / p).read_bytes() for p in (F1, CURVE)}
+    cell_archive.pack("results/archive/study.zip", [F1, CURVE])
+    for path in expected:
+        (workdir / path).unlink()
+
+    def compute(**_):
+        raise AssertionError("a restored job computed its cell")
+
+    monkeypatch.setattr(warm, "_target", lambda job: compute)
+    warm._work("reuters_cell", {"matrices": "data/processed/reuters/m.npz", "f1_output": F1,
+                                "curve_output": CURVE, "category": "earn"})
+    assert {p: (workdir / p).read_bytes() for p in expected} == expected
+
+
+def test_a_job_computes_when_the_archive_lacks_one_of_its_outputs_or_archives_are_off(
+        workdir, monkeypatch):
+    cell_archive.pack("results/archive/study.zip", [F1])  # its curve is missing
+    (workdir / F1).unlink()
+    assert not cell_archive.restored([F1, CURVE, "earn"])
+    assert not (workdir / F1).exists()  # nothing written when not all of them are there
+    cell_archive.pack("results/archive/study.zip", [CELL])
+    monkeypatch.setenv(cell_archive.ENV, "off")
+    assert not cell_archive.restored([CELL])
+    monkeypatch.delenv(cell_archive.ENV)  # off unless the workflow turns it on
+    assert not cell_archive.restored([CELL])
+    monkeypatch.setenv(cell_archive.ENV, "on")
+    assert cell_archive.restored([CELL, "data/processed/uci/pima.csv", 10])
+    # a job without outputs under results/cells (the data stage) never restores anything
+    assert not cell_archive.restored(["data/raw/uci/pima.data", "data/processed/uci/pima.csv"])
+
+
+def test_a_damaged_archive_stops_the_job_by_name(workdir):
+    archive = workdir / "results/archive/study.zip"
+    cell_archive.pack(archive, [CELL])
+    data = bytearray(archive.read_bytes())
+    with zipfile.ZipFile(archive) as zf:
+        info = zf.getinfo(CELL.removeprefix("results/cells/"))
+    start = info.header_offset + 30 + len(info.filename)  # the member's stored bytes
+    data[start] ^= 0xFF
+    archive.write_bytes(bytes(data))
+    (workdir / CELL).unlink()
+    with pytest.raises(InputFileError, match="cell archive .*study.zip is damaged"):
+        cell_archive.restored([CELL])
+    assert not (workdir / CELL).exists()
+
+
+def test_only_cell_files_are_packed(workdir):
+    with pytest.raises(InputFileError, match="not a cell file"):
+        cell_archive.pack("a.zip", [CELL, "results/sensitivity/folds.csv"])
+    assert not (workdir / "a.zip").exists()
