@@ -349,6 +349,29 @@ def test_a_fresh_clone_that_adds_a_reading_computes_only_its_cells(study_run, tm
     pd.testing.assert_frame_equal(computed, after)
 
 
+def test_the_reuters_rerun_s_record_ignores_the_uci_grid_s_noise_levels(main_config, tmp_path):
+    # the Reuters rerun reads no noise level: a record written when the readings named their
+    # own (as the committed one was) matches a config that moves them to the section; a
+    # reading's parameters still count
+    import json
+
+    from weightboost.experiment.provenance import check_tables, table_inputs
+    from weightboost.experiment.sensitivity import study_section
+
+    before = study_config(main_config, noise_levels=[0.0], reuters={"seeds": 2})
+    before["sensitivity"]["readings"]["primary"] = {"noise_levels": [0.0, 0.2]}
+    written = {**table_inputs(before, "sensitivity_reuters"), "sensitivity": {
+        k: v for k, v in study_section(before).items()
+        if k not in ("datasets", "noise_levels", "algorithms")}}
+    assert written["sensitivity"]["readings"]["primary"] == {"noise_levels": [0.0, 0.2]}
+    (tmp_path / "sensitivity_reuters.provenance.json").write_text(json.dumps({"config": written}))
+    after = study_config(main_config, noise_levels=[0.0, 0.2], reuters={"seeds": 2})
+    check_tables(tmp_path, after, "sensitivity_reuters")
+    after["sensitivity"]["readings"]["resample"]["params"]["on_degenerate"] = "restart"
+    with pytest.raises(ConfigError, match="readings.resample.params.on_degenerate"):
+        check_tables(tmp_path, after, "sensitivity_reuters")
+
+
 def test_reuters_plan_runs_a_resampling_cell_once_per_seed_and_the_others_once(main_config):
     config = study_config(main_config, reuters={"seeds": 3})
     config["reuters_study"] = {**config["reuters_study"],
