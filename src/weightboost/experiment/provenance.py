@@ -59,8 +59,9 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                                             "experiment/regboost_cells.py", "semi_supervised.py"),
                   "sensitivity": _CELL_CODE}  # the UCI grid's cells under other parameters
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
-PLUMBING = ("__init__.py", "errors.py", "fileio.py", "warm.py", "workflow_support.py",
-            "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
+PLUMBING = ("__init__.py", "cell_archive.py", "errors.py", "fileio.py", "warm.py",
+            "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
+            "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
