@@ -14,8 +14,9 @@ A job restores its outputs (``restored``) only when every output it is to write 
 ``results/cells/`` is in one archive; its log says so (``LOG_MARK``), and the table set's
 provenance record counts such jobs (``restored``), whose seconds are a copy's. Members are read
 through their CRC-32 (zipfile checks it on every full read) and their deflate stream: a damaged
-archive stops the job with a message that names it. An archive is written whole or not at all (``fileio.atomic_path``), with members
-in path order and fixed dates, so packing the same cells gives the same bytes.
+archive stops the job with a message that names it. An archive is written whole or not at all
+(``fileio.atomic_path``), with members in path order and fixed dates, so packing the same cells
+gives the same bytes.
 
     python -m weightboost.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
     python -m weightboost.cell_archive list ARCHIVE
