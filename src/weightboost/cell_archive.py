@@ -85,10 +85,11 @@ def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
     """Restore a job's outputs from an archive: ``values`` are the job's arguments; those that
     name paths under ``results/cells`` are its outputs. True if one archive held them all and
     they are written; False (nothing written) if archives are off or none holds them all."""
-    outputs = [v for v in values if isinstance(v, str) and member(v) is not None]
+    named = {v: member(v) for v in values if isinstance(v, str)}
+    outputs = [path for path, name in named.items() if name is not None]
     if not outputs or not enabled():
         return False
-    names = [member(path) for path in outputs]
+    names = [named[path] for path in outputs]
     for archive in archives(root):
         try:
             with zipfile.ZipFile(archive) as zf:

@@ -160,10 +160,11 @@ if SENSITIVITY:
     # fresh clone whose config adds a reading or a noise level computes only the new cells. Its
     # UCI cells, and its Reuters cells with their curves but those of the default run, which
     # `make reproduce` always computes.
+    DEFAULT_RUN_CELLS = set(REUTERS_CELLS)
     ARCHIVED_CELLS = SENSITIVITY_CELLS + ([
         path for f1, curve in zip(SENSITIVITY_REUTERS_CELLS,
                                   reuters_cells(REUTERS_CURVE, STUDY_REUTERS_ALGORITHMS))
-        if f1 not in set(REUTERS_CELLS) for path in (f1, curve)] if STUDY_F1 else [])
+        if f1 not in DEFAULT_RUN_CELLS for path in (f1, curve)] if STUDY_F1 else [])
 
     rule sensitivity_archive:
         input:
