@@ -11,7 +11,7 @@ import pandas as pd
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
-from weightboost.report import figures, provenance, tables
+from weightboost.report import display, figures, provenance, tables
 from weightboost.report.document import Document
 from weightboost.report.reference import DISPLAY, load_reference
 
@@ -96,14 +96,7 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
                   "algorithm), which says whether a difference exceeds fold-to-fold noise. The "
                   "Reuters claim rests on the one ApteMod train/test split, so it has no folds "
                   "to pair; its counts are reported without a test.")
-    for c in checked:
-        verdict = "HOLDS" if c.get("holds") else ("DOES NOT HOLD" if c.get("holds") is False
-                                                  else "NOT CHECKED")
-        counts = (f" Reproduced: {c['wins']} wins, {c['ties']} ties, {c['losses']} losses "
-                  f"(needed: {c['needed']}).") if "wins" in c else ""
-        doc.paragraph(f"{verdict}: {c['claim']}{counts} {c.get('also', '')}".strip())
-        if len(c["evidence"]):
-            doc.table(evidence_display(c["evidence"]), index=False)
+    display.add_claims(doc, checked, test="Wilcoxon")
     doc.paragraph("How the claims fare under every reading of the protocol, on repeated "
                   "cross-validation with corrected tests: `sensitivity.md` / `sensitivity.html` "
                   "beside this report (built by `snakemake sensitivity`).")
@@ -120,15 +113,6 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     write_text_atomic(out / "report.html", doc.html())
     return {"claims": [{k: v for k, v in c.items() if k not in ("evidence", "duels")}
                        for c in checked]}
-
-
-def evidence_display(evidence: pd.DataFrame) -> pd.DataFrame:
-    """A duel's per-dataset evidence with the two algorithms as column names."""
-    a, b = evidence.algorithm.iloc[0], evidence.versus.iloc[0]
-    frame = evidence.rename(columns={"value": a, "versus_value": b, "p_value": "wilcoxon_p"})
-    columns = ["dataset", a, b, "outcome"] + (["wilcoxon_p"] if frame.wilcoxon_p.notna().any()
-                                              else [])
-    return frame[columns].round(4)
 
 
 def _ordered(frame: pd.DataFrame, extra_last=False) -> pd.DataFrame:

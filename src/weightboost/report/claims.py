@@ -127,20 +127,21 @@ def describe(duel: dict) -> str:
 
 def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon,
              sources=None) -> dict:
-    """A duel's evidence, counts, what it needs, whether it holds and its p across datasets.
-    ``sources`` maps further sources to their (summary, folds, datasets)."""
+    """A duel's evidence, counts, what it needs, whether it holds, its p across datasets and
+    the decimals its values are compared (and printed) at. ``sources`` maps further sources to
+    their (summary, folds, datasets)."""
     if duel["source"] in (sources or {}):
         summary, folds, datasets = sources[duel["source"]]
     if duel["source"] == "uci" or duel["source"] in (sources or {}):
         evidence = uci_duel(summary, folds, duel, datasets, paired)
-        across = across_datasets(evidence.difference) if len(evidence) else None
-        p = across.p_value if across is not None else float("nan")
+        decimals = METRICS[duel.get("metric", "error")][1]
     elif duel["source"] == "reuters":
         evidence = reuters_duel(f1, duel) if f1 is not None else pd.DataFrame(columns=EVIDENCE)
-        across = across_datasets(evidence.difference) if len(evidence) else None
-        p = across.p_value if across is not None else float("nan")
+        decimals = PRECISION["reuters"]
     else:
         raise ValueError(f"unknown duel source {duel['source']!r} (uci or reuters)")
+    across = across_datasets(evidence.difference) if len(evidence) else None
+    p = across.p_value if across is not None else float("nan")
     if "significance" in duel and len(evidence):
         weak = (evidence.outcome == "win") & ~(evidence.p_value < float(duel["significance"]))
         evidence = evidence.assign(outcome=evidence.outcome.mask(weak, "tie"))
@@ -148,7 +149,7 @@ def run_duel(duel: dict, summary, folds, f1, datasets, paired=fold_wilcoxon,
     needed = wins_needed(duel, len(evidence))
     holds = bool(w >= needed) if len(evidence) else None
     return {"evidence": evidence, "wins": w, "ties": t, "losses": l, "needed": needed,
-            "compared": len(evidence), "holds": holds, "p_value": p}
+            "compared": len(evidence), "holds": holds, "p_value": p, "decimals": decimals}
 
 
 def evaluate(checks: list[dict], texts: list[str], summary, folds, f1, datasets,

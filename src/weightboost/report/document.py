@@ -35,6 +35,11 @@ class Document:
         self.blocks.append(("bullets", list(items)))
 
     def table(self, frame: pd.DataFrame, index=True):
+        """A table; with ``index`` its index is the first column, under the index's name. A
+        name of the columns (as ``pivot`` leaves one) is dropped: pandas would print it as a
+        corner cell above the index, shifting the header row."""
+        frame = frame.copy()
+        frame.columns.name = None
         self.blocks.append(("table", (frame, index)))
 
     def image(self, png: Path, caption: str):

@@ -56,6 +56,7 @@ def git_commit(root: Path, own_output: Path | None = None) -> str:
 
 # column order of the report's tables (the records store their rows with sorted keys)
 INPUT_COLUMNS = ["input", "sha256", "route", "canonical table sha256"]
+SHORT_DIGEST = 16  # hex digits of a digest the pages print (64 bits: no two inputs share them)
 STAGE_COLUMNS = ["stage", "jobs", "job seconds"]
 # from the jobs' logs (provenance records): resources, and how many jobs restored their cells
 RESOURCE_COLUMNS = ["cpu seconds", "peak RSS MB", "restored"]
@@ -91,8 +92,8 @@ def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
         parts = TABLE_SET_CODE.get(record["table_set"])
         same = parts is not None and package_digest(*parts) == record["code_sha256"]
         rows.append({"tables": ", ".join(record["tables"]), "run": record["run"],
-                     "config sha256": record["config_sha256"][:16],
-                     "code sha256": record["code_sha256"][:16],
+                     "config sha256": record["config_sha256"][:SHORT_DIGEST],
+                     "code sha256": record["code_sha256"][:SHORT_DIGEST],
                      "code now": "same" if same else "differs",
                      "combined on": platform_summary(record.get("platform")),
                      "note": record.get("note", "")})
@@ -174,8 +175,12 @@ def add_section(doc, workdir: Path, results: Path, kinds, lock: Path | None, out
         doc.table(sets, index=False)
     checksums = input_checksums(Path(workdir), config, results, kinds)
     if len(checksums):
-        doc.paragraph("Input files and their SHA-256 (raw files verified against the pins):")
-        doc.table(checksums, index=False)
+        doc.paragraph("Input files and their SHA-256 (raw files verified against the pins; the "
+                      f"first {SHORT_DIGEST} hex digits, as for the table sets above: the whole "
+                      "digests are in the records and the config):")
+        digests = ["sha256", "canonical table sha256"]
+        doc.table(checksums.assign(**{c: checksums[c].fillna("").astype(str).str[:SHORT_DIGEST]
+                                      for c in digests}), index=False)
     times = stage_times(Path(workdir), results, kinds)
     if len(times):
         doc.paragraph("Time per stage (Snakemake benchmark files; job seconds, summed"

@@ -14,7 +14,7 @@ from weightboost.experiment.regboost import PRIMARY, SEMI_READING, readings, stu
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
-from weightboost.report import provenance, tables
+from weightboost.report import display, provenance, tables
 from weightboost.report.document import Document
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, load_reference
@@ -123,9 +123,9 @@ def readings_table(folds: pd.DataFrame, summary: pd.DataFrame, study: dict) -> p
                          "runs": int(s.loc[reg].n_folds),
                          "AdaBoost test %": round(100 * s.loc[ada].test_error_mean, 1),
                          "RegBoost test %": round(100 * s.loc[reg].test_error_mean, 1),
-                         "difference": round(result.mean, 1),
-                         "95 % interval": f"[{result.low:.1f}, {result.high:.1f}]",
-                         "p (corrected t)": float(f"{result.p_value:.2g}"),
+                         "difference": display.signed(result.mean),
+                         "95 % interval": display.interval(result.low, result.high),
+                         "p (corrected t)": display.p_text(result.p_value),
                          "AdaBoost stumps": round(s.loc[ada].distinct_stumps_mean),
                          "RegBoost stumps": round(s.loc[reg].distinct_stumps_mean)})
     return pd.DataFrame(rows)
@@ -203,9 +203,10 @@ def noise_duels(folds: pd.DataFrame, study: dict, reading: str) -> pd.DataFrame:
 def noise_verdicts(duels: pd.DataFrame) -> list[str]:
     """One line per algorithm and noise level, as the README quotes them."""
     return [f"{r.algorithm} − {r.versus} at {round(100 * r.noise)} % noise: "
-            f"{r.difference:+.2f} points [{r.ci_low:.2f}, {r.ci_high:.2f}], lower on "
-            f"{r.wins} of {r.datasets} sets (Wilcoxon p = {r.p_value:.2g}; corrected t "
-            f"significant on {r.significant})" for r in duels.itertuples(index=False)]
+            f"{display.signed(r.difference, 2)} points {display.interval(r.ci_low, r.ci_high, 2)}"
+            f", lower on {r.wins} of {r.datasets} sets (Wilcoxon p = "
+            f"{display.p_text(r.p_value)}; corrected t significant on {r.significant})"
+            for r in duels.itertuples(index=False)]
 
 
 def noise_figure(folds: pd.DataFrame, study: dict, reading: str, stem: Path) -> list[Path]:
@@ -329,18 +330,16 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
     doc.paragraph("Win/tie/loss on the means (a tie is equality at the paper's printed "
                   "precision); per dataset the corrected resampled t-test (Nadeau & Bengio) on "
                   "the paired folds; across datasets the Wilcoxon signed-rank test.")
-    for c in checked:
-        verdict = "HOLDS" if c.get("holds") else ("DOES NOT HOLD" if c.get("holds") is False
-                                                  else "NOT CHECKED")
-        doc.paragraph(f"{verdict}: {c['claim']} Reproduced: {c['wins']} wins, {c['ties']} "
-                      f"ties, {c['losses']} losses (needed: {c['needed']}). "
-                      f"{c.get('also', '')}".strip())
-        if len(c["evidence"]):
-            doc.table(_evidence(c["evidence"]), index=False)
+    display.add_claims(doc, checked, test="corrected t")
     doc.heading("Every reading")
     doc.paragraph("Each claim under each reading of the protocol (`config/config.yaml`, "
-                  "`regboost.readings`; docs/protocol.md §5.3):")
+                  "`regboost.readings`; docs/protocol.md §5.3): win/tie/loss of its first "
+                  "comparison over the datasets, and whether it holds (✓) or not (✗). The "
+                  f"semi-supervised claims have one setting (`{SEMI_READING}`).")
     doc.table(_matrix(matrix))
+    doc.paragraph("Per reading and dataset without label noise: both test errors, RegBoost "
+                  "minus AdaBoost in points with its 95 % interval and the corrected resampled "
+                  "t-test on the paired folds, and the distinct stumps of each:")
     doc.table(readings_table(folds, summary, study), index=False)
     doc.paragraph("The λ that inner cross-validation chose, counted over the folds:")
     doc.table(lambda_table(folds, config, study), index=False)
@@ -371,16 +370,11 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
     return checked
 
 
-def _evidence(evidence: pd.DataFrame) -> pd.DataFrame:
-    frame = evidence.drop(columns=["difference"]).copy()
-    frame["p_value"] = [float(f"{p:.2g}") if pd.notna(p) else p for p in frame.p_value]
-    return frame.rename(columns={"versus_value": "versus value", "p_value": "p"})
-
-
 def _matrix(matrix: pd.DataFrame) -> pd.DataFrame:
-    def cell(r):
-        verdict = "holds" if r.holds is True else ("fails" if r.holds is False else "—")
-        return f"{verdict} ({r.wins}/{r.ties}/{r.losses})"
-
-    frame = matrix.assign(cell=[cell(r) for r in matrix.itertuples(index=False)])
-    return frame.pivot(index="claim", columns="reading", values="cell").fillna("")
+    """The verdict matrix as the sensitivity page prints its own: a row per reading, a column
+    per claim (blank where a claim is decided under another setting)."""
+    frame = matrix.assign(cell=[display.verdict_cell(r.holds, r.wins, r.ties, r.losses)
+                                for r in matrix.itertuples(index=False)])
+    table = frame.pivot(index="reading", columns="claim", values="cell")
+    return table.reindex(index=list(dict.fromkeys(matrix.reading)),
+                         columns=list(dict.fromkeys(matrix.claim))).fillna("")

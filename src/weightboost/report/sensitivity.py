@@ -31,6 +31,7 @@ import pandas as pd
 from weightboost.experiment.sensitivity import (PRIMARY, readings, reuters_means,
                                                 reuters_plan, reuters_source, study_section)
 from weightboost.report import claims as claim_checks
+from weightboost.report import display
 from weightboost.report.figures import save
 from weightboost.report.reference import DISPLAY, table2, table4
 from weightboost.statistics import across_datasets, corrected_resampled_t
@@ -249,8 +250,9 @@ def beta_duels(folds: pd.DataFrame, summary: pd.DataFrame, config: dict) -> pd.D
             higher = sum(t.p_value < 0.05 and t.mean > 0 for t in tests)
             rows.append({"noise": _percent(noise), "β": f"{beta:g}",
                          "versus": f"β={names.index[0]:g}",
-                         "difference": f"{over.mean:+.2f}" + (
-                             "" if np.isnan(over.low) else f" [{over.low:+.2f}, {over.high:+.2f}]"),
+                         "difference": display.signed(over.mean, 2) + (
+                             "" if np.isnan(over.low)
+                             else " " + display.interval(over.low, over.high, 2)),
                          "p (Wilcoxon)": round(over.p_value, 3),
                          "lower / higher at 5 %": f"{lower} / {higher}"})
     return pd.DataFrame(rows)
@@ -443,11 +445,6 @@ def noise_figure(duels: pd.DataFrame, stem: Path) -> list[Path]:
     return save(fig, stem)
 
 
-def _p(p) -> str:
-    """A p-value as the page prints it: two significant digits."""
-    return "—" if pd.isna(p) else f"{p:.2g}"
-
-
 def noise_table(summary: pd.DataFrame, reading: str = PRIMARY) -> pd.DataFrame | None:
     """Under one reading: each algorithm's mean test error (%) over the datasets, and its mean
     rounds, per noise level (None if the reading has fewer than two levels)."""
@@ -558,11 +555,10 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                   "main run's split only; with it, on every reading's F1 averaged over its "
                   "seeds).")
     matrix = verdicts.assign(cell=[
-        ("—" if pd.isna(h) else ("✓ " if str(h) == "True" else "✗ ") + f"{w}/{t}/{l}")
+        display.verdict_cell(h, w, t, l)
         for h, w, t, l in zip(verdicts.holds, verdicts.wins, verdicts.ties, verdicts.losses)])
     table = matrix.pivot(index="reading", columns="claim", values="cell")
     table = table.reindex(index=order, columns=list(dict.fromkeys(verdicts.claim)))
-    table.columns.name = None
     doc.table(table)
     first = _first_comparisons(duels)
     if len(first):
@@ -571,15 +567,13 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       "Reuters F1 over the categories, positive favours WeightBoost), its 95 % "
                       "t interval and the Wilcoxon signed-rank p across datasets (Demšar 2006):")
         shown = first.assign(value=[
-            f"{m:+.{n}f} [{lo:+.{n}f}, {hi:+.{n}f}] p={_p(p)}"
+            f"{display.signed(m, n)} {display.interval(lo, hi, n)} p={display.p_text(p)}"
             for m, lo, hi, p, n in zip(first.difference, first.ci_low, first.ci_high,
                                        first.p_value, first.unit.map(DECIMALS))])
         wide = shown.pivot(index="claim", columns="reading", values="value")
         wide = wide.reindex(index=[c for c in dict.fromkeys(verdicts.claim) if c in wide.index],
                             columns=[r for r in order if r in set(shown.reading)])
-        wide.columns.name = None
         wide = wide.T.rename_axis("reading")
-        wide.columns.name = None  # else a corner cell names the claims above the readings
         doc.table(wide)
         per = duels[(duels.dataset != "all") & (duels.reading == order[0])
                     & (duels.unit == ERROR_POINTS)]  # Reuters: its own section below
@@ -590,10 +584,10 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                 "claim": per.claim,
                 "dataset": per.dataset.map(lambda d: DISPLAY.get(d, d)),
                 "comparison": [f"{a} − {b}" for a, b in zip(per.algorithm, per.versus)],
-                "difference (points)": [f"{m:+.1f}" for m in per.difference],
-                "95 % interval": [f"[{lo:+.1f}, {hi:+.1f}]"
+                "difference (points)": [display.signed(m) for m in per.difference],
+                "95 % interval": [display.interval(lo, hi)
                                   for lo, hi in zip(per.ci_low, per.ci_high)],
-                "p": [_p(p) for p in per.p_value]}), index=False)
+                "p": [display.p_text(p) for p in per.p_value]}), index=False)
     if reuters_seeds is not None:
         doc.heading("Reuters across seeds")
         doc.paragraph("Readings that resample run each Reuters cell once per seed (the same "
@@ -601,7 +595,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       "seeds (first algorithm minus second; positive favours WeightBoost) and "
                       "the paired t-test across the seeds:")
         wide = reuters_seeds.assign(value=[
-            f"{d:+.{DECIMALS[F1]}f} (p={_p(p)})" for d, p in zip(reuters_seeds.difference,
+            f"{display.signed(d, DECIMALS[F1])} (p={display.p_text(p)})"
+            for d, p in zip(reuters_seeds.difference,
                                                    reuters_seeds.p_value)])
         wide = wide.assign(comparison=[f"{a} − {b}, {r} T" for a, b, r in zip(
             wide.algorithm, wide.versus, wide.t_rule)])
@@ -632,7 +627,6 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       f"noise levels every reading has: {levels}; the protocol allows 100):")
         rounds = boosters.pivot_table(index="reading", columns="algorithm", values="rounds_mean",
                                       sort=False).round(1).reindex(order)
-        rounds.columns.name = None
         doc.table(rounds)
     near = nearest_to_published(summary, reference).set_index("reading").reindex(order)
     best = near.mean_abs_difference.idxmin()
@@ -659,7 +653,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       "points, mean over datasets with its 95 % t interval; Wilcoxon signed-rank "
                       "p across datasets; datasets where the corrected resampled t-test finds "
                       "the β lower / higher at 5 %):")
-        doc.table(beta_tests, index=False)
+        doc.table(beta_tests.assign(**{"p (Wilcoxon)": [
+            display.p_text(p) for p in beta_tests["p (Wilcoxon)"]]}), index=False)
     if beta_png is not None:
         doc.image(Path(beta_png), "WeightBoost's test error against β, per dataset and noise "
                                   "level; dashed: AdaBoost under the primary reading")
