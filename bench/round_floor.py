@@ -1,0 +1,126 @@
+"""Benchmark: what a boosting round with stumps costs today against the same round compiled
+whole, on the RegBoost study's four sets (docs/performance.md, "The RegBoost study").
+
+    python bench/round_floor.py [--share 0.72] [--rounds 1000] [--repeats 5]
+
+For each set, one training set of ``--share`` of the rows (an inner training fold of
+RegBoostCV), its stumps and 8-NN graph prepared once, λ = 0.1, and:
+
+* ``loop``: ``RegBoost(lam=0.1).fit`` on the prepared data, i.e. the shared boosting loop of
+  ``weightboost.boosting.core`` in Python around the compiled scan;
+* ``compiled``: the same round (scan, the stump's outputs, ε, α of eq (3), the additive score,
+  the weights by ``libm.distribution``) in one compiled function, i.e. the floor of a round once
+  the loop's Python is gone. It is not the booster (no records, no stop rule but ε's) and it is
+  not used by any learner: it measures what compiling the shared loop could buy (its
+  training scores are checked equal, bit for bit, to the booster's);
+* ``scan`` and ``weights``: the two compiled calls alone, the floor of the floor.
+
+Prints µs per round (best of ``--repeats``) and the ratio loop / compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from weightboost.boosting import libm
+from weightboost.boosting.regboost import RegBoost, offset_term
+from weightboost.data.uci import load_table
+from weightboost.stumps import prepare_stumps
+from weightboost.stumps.search import _scan
+
+DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")
+
+
+@njit
+def compiled_rounds(order, offsets, split, penalty, signed, rounds, lam):
+    """``rounds`` RegBoost rounds (R1) compiled whole: the rounds run and the training score."""
+    n = signed.shape[0]
+    score = np.zeros(n)
+    p = np.full(n, 1.0 / n)
+    for t in range(rounds):
+        c, feature, edge, admissible, outputs = _scan(order, offsets, split, penalty, n * p,
+                                                      signed, 2.0 * lam, False)
+        error = libm.misclassified_weight(p, outputs == signed)
+        theta = 2.0 * lam * penalty[c]
+        if error <= 1e-12 or error >= 0.5 or theta >= 1.0:
+            return t, score
+        alpha = 0.5 * math.log((1.0 - error) / error) - 0.5 * math.log((1.0 + theta)
+                                                                     / (1.0 - theta))
+        if alpha <= 0:
+            return t, score
+        for i in range(n):
+            score[i] += alpha * outputs[i]
+        p = libm.distribution(-signed * score)
+    return rounds, score
+
+
+@njit
+def scans(order, offsets, split, penalty, signed, rounds, weights):
+    chosen = 0
+    for _ in range(rounds):
+        chosen += _scan(order, offsets, split, penalty, weights, signed, 0.2, False)[0]
+    return chosen
+
+
+@njit
+def distributions(log_w, rounds):
+    total = 0.0
+    for _ in range(rounds):
+        total += libm.distribution(log_w)[0]
+    return total
+
+
+def best(call, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default="data/processed/uci")
+    parser.add_argument("--share", type=float, default=0.72)
+    parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+    assert offset_term(0.0) == 0.0
+    print(f"{'dataset':>14}{'n':>5}{'rounds':>8}{'loop µs':>9}{'compiled':>10}{'scan':>7}"
+          f"{'weights':>9}{'ratio':>7}")
+    for name in DATASETS:
+        X, y = load_table(f"{args.data}/{name}.csv")
+        X = X.to_numpy(dtype=float)
+        X = np.where(np.isnan(X), np.nanmedian(X, axis=0), X)
+        rows = np.sort(rng.permutation(len(y))[:int(len(y) * args.share)])
+        data = prepare_stumps(X[rows], None, 8, "raw")
+        n = len(rows)
+        signed = np.where(y[rows] == np.unique(y)[1], 1.0, -1.0)  # RegBoost's classes_[1] is +1
+        arrays = (data.order, data.offsets, data.split, data.penalty, signed)
+        compiled_rounds(*arrays, 3, 0.1)  # compile outside the timing
+        scans(*arrays, 3, np.ones(n))
+        distributions(np.zeros(n), 3)
+        fitted = RegBoost(n_estimators=args.rounds, lam=0.1).fit(data, y[rows])
+        rounds = fitted.n_rounds_
+        ran, score = compiled_rounds(*arrays, args.rounds, 0.1)
+        # the same computation: the loop's training scores, bit for bit
+        assert ran == rounds and np.array_equal(score, fitted.decision_train_), name
+        loop = best(lambda: RegBoost(n_estimators=args.rounds, lam=0.1).fit(data, y[rows]),
+                    args.repeats) / rounds
+        whole = best(lambda: compiled_rounds(*arrays, args.rounds, 0.1), args.repeats) / rounds
+        scan = best(lambda: scans(*arrays, rounds, rng.random(n) * n), args.repeats) / rounds
+        weights = best(lambda: distributions(rng.normal(size=n), rounds), args.repeats) / rounds
+        print(f"{name:>14}{n:>5}{rounds:>8}{loop * 1e6:9.1f}{whole * 1e6:10.1f}"
+              f"{scan * 1e6:7.1f}{weights * 1e6:9.2f}{loop / whole:7.2f}")
+
+
+if __name__ == "__main__":
+    main()
