@@ -26,6 +26,17 @@ from weightboost.stumps.search import scan
 DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")
 
 
+def training_fold(name, data_dir, share, rng):
+    """A random ``share`` of a set's rows (missing values replaced by the column's median), its
+    stumps and 8-NN graph prepared as RegBoostCV prepares an inner training fold; and its
+    labels."""
+    X, y = load_table(f"{data_dir}/{name}.csv")
+    X = X.to_numpy(dtype=float)
+    X = np.where(np.isnan(X), np.nanmedian(X, axis=0), X)
+    rows = np.sort(rng.permutation(len(y))[:int(len(y) * share)])
+    return prepare_stumps(X[rows], None, 8, "raw"), y[rows]
+
+
 def best(seconds_of, repeats):
     return min(seconds_of() for _ in range(repeats))
 
@@ -46,20 +57,16 @@ def main():
     rng = np.random.default_rng(args.seed)
     RegBoost(n_estimators=3).fit(rng.normal(size=(30, 3)), np.arange(30) % 2)  # compile
     for name in DATASETS:
-        X, y = load_table(f"{args.data}/{name}.csv")
-        X = X.to_numpy(dtype=float)
-        X = np.where(np.isnan(X), np.nanmedian(X, axis=0), X)
-        rows = np.sort(rng.permutation(len(y))[:int(len(y) * args.share)])
-        data = prepare_stumps(X[rows], None, 8, "raw")
-        n = len(rows)
-        signed = np.where(y[rows] == y[rows][0], 1.0, -1.0)
+        data, y_rows = training_fold(name, args.data, args.share, rng)
+        n = len(y_rows)
+        signed = np.where(y_rows == y_rows[0], 1.0, -1.0)
         uniform = np.full(n, 1.0)
         scan_us = best(lambda: timed(lambda: scan(data, uniform, signed, 0.1, "R1"))[0],
                        max(args.repeats, 200)) * 1e6
         print(f"{name}: {n} points, {data.n_candidates} candidates, one scan {scan_us:.1f} µs")
         print(f"  {'lam':>6}{'rounds':>8}{'ms/fit':>9}{'µs/round':>10}")
         for lam in LAMBDA_GRID:
-            seconds, model = min((timed(lambda: RegBoost(lam=lam).fit(data, y[rows]))
+            seconds, model = min((timed(lambda: RegBoost(lam=lam).fit(data, y_rows))
                                   for _ in range(args.repeats)), key=lambda pair: pair[0])
             print(f"  {lam:>6}{model.n_rounds_:>8}{seconds * 1e3:9.1f}"
                   f"{seconds / model.n_rounds_ * 1e6:10.1f}")

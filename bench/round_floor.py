@@ -22,15 +22,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 
 import numpy as np
 from numba import njit
 
+from regboost_rounds import best, timed, training_fold  # bench/, beside this script
 from weightboost.boosting import libm
 from weightboost.boosting.regboost import RegBoost, offset_term
-from weightboost.data.uci import load_table
-from weightboost.stumps import prepare_stumps
 from weightboost.stumps.search import _scan
 
 DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")
@@ -75,15 +73,6 @@ def distributions(log_w, rounds):
     return total
 
 
-def best(call, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default="data/processed/uci")
@@ -97,27 +86,26 @@ def main():
     print(f"{'dataset':>14}{'n':>5}{'rounds':>8}{'loop µs':>9}{'compiled':>10}{'scan':>7}"
           f"{'weights':>9}{'ratio':>7}")
     for name in DATASETS:
-        X, y = load_table(f"{args.data}/{name}.csv")
-        X = X.to_numpy(dtype=float)
-        X = np.where(np.isnan(X), np.nanmedian(X, axis=0), X)
-        rows = np.sort(rng.permutation(len(y))[:int(len(y) * args.share)])
-        data = prepare_stumps(X[rows], None, 8, "raw")
-        n = len(rows)
-        signed = np.where(y[rows] == np.unique(y)[1], 1.0, -1.0)  # RegBoost's classes_[1] is +1
+        data, y_rows = training_fold(name, args.data, args.share, rng)
+        n = len(y_rows)
+        signed = np.where(y_rows == np.unique(y_rows)[1], 1.0, -1.0)  # RegBoost's classes_[1]
         arrays = (data.order, data.offsets, data.split, data.penalty, signed)
         compiled_rounds(*arrays, 3, 0.1)  # compile outside the timing
         scans(*arrays, 3, np.ones(n))
         distributions(np.zeros(n), 3)
-        fitted = RegBoost(n_estimators=args.rounds, lam=0.1).fit(data, y[rows])
+        fitted = RegBoost(n_estimators=args.rounds, lam=0.1).fit(data, y_rows)
         rounds = fitted.n_rounds_
         ran, score = compiled_rounds(*arrays, args.rounds, 0.1)
         # the same computation: the loop's training scores, bit for bit
         assert ran == rounds and np.array_equal(score, fitted.decision_train_), name
-        loop = best(lambda: RegBoost(n_estimators=args.rounds, lam=0.1).fit(data, y[rows]),
+        loop = best(lambda: timed(lambda: RegBoost(n_estimators=args.rounds, lam=0.1).fit(
+            data, y_rows))[0], args.repeats) / rounds
+        whole = best(lambda: timed(lambda: compiled_rounds(*arrays, args.rounds, 0.1))[0],
+                     args.repeats) / rounds
+        scan = best(lambda: timed(lambda: scans(*arrays, rounds, rng.random(n) * n))[0],
                     args.repeats) / rounds
-        whole = best(lambda: compiled_rounds(*arrays, args.rounds, 0.1), args.repeats) / rounds
-        scan = best(lambda: scans(*arrays, rounds, rng.random(n) * n), args.repeats) / rounds
-        weights = best(lambda: distributions(rng.normal(size=n), rounds), args.repeats) / rounds
+        weights = best(lambda: timed(lambda: distributions(rng.normal(size=n), rounds))[0],
+                      args.repeats) / rounds
         print(f"{name:>14}{n:>5}{rounds:>8}{loop * 1e6:9.1f}{whole * 1e6:10.1f}"
               f"{scan * 1e6:7.1f}{weights * 1e6:9.2f}{loop / whole:7.2f}")
 
