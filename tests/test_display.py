@@ -64,3 +64,15 @@ def test_a_pivoted_table_has_one_header_row_and_no_corner_cell():
     header = html[html.index("<thead>"):html.index("</thead>")]
     assert header.count("<tr") == 1 and header.count("<th>") == 2, header
     assert "reading" in header and "claim" not in header
+
+
+def test_a_verdict_read_back_from_a_table_prints_as_evaluated():
+    import io
+
+    import numpy as np
+
+    frame = pd.DataFrame({"holds": [True, False, None]})
+    back = pd.read_csv(io.StringIO(frame.to_csv(index=False))).holds
+    assert [display.verdict_cell(h, 1, 0, 0) for h in back] == \
+        [display.verdict_cell(h, 1, 0, 0) for h in (True, np.False_, float("nan"))] == \
+        ["✓ 1/0/0", "✗ 1/0/0", "—"]

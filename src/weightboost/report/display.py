@@ -56,18 +56,23 @@ def counts_text(wins: int, ties: int, losses: int) -> str:
            f"{noun(losses, 'loss', 'losses')}"
 
 
+def _holds(holds) -> bool | None:
+    """A verdict as evaluated (True, False, None) or as read back from a CSV ("True", NaN)."""
+    if holds is None or (not isinstance(holds, str) and pd.isna(holds)):
+        return None
+    return str(holds) == "True"
+
+
 def verdict_word(holds) -> str:
     """The verdict of a claim as the pages print it (the HTML colours these words)."""
-    if holds is None or (isinstance(holds, float) and math.isnan(holds)):
-        return "NOT CHECKED"
-    return "HOLDS" if holds in (True, "True") else "DOES NOT HOLD"
+    verdict = _holds(holds)
+    return "NOT CHECKED" if verdict is None else ("HOLDS" if verdict else "DOES NOT HOLD")
 
 
 def verdict_cell(holds, wins, ties, losses) -> str:
     """A cell of a verdict matrix: '✓ 8/0/0' holds, '✗ 3/0/5' does not, '—' no data."""
-    if holds is None or (isinstance(holds, float) and math.isnan(holds)):
-        return MISSING
-    return ("✓ " if holds in (True, "True") else "✗ ") + f"{wins}/{ties}/{losses}"
+    verdict = _holds(holds)
+    return MISSING if verdict is None else ("✓ " if verdict else "✗ ") + f"{wins}/{ties}/{losses}"
 
 
 def claim_paragraph(result: dict) -> str:
