@@ -35,7 +35,8 @@ def test_verdicts_read_the_same_on_every_page():
 
 
 def _evidence(values, versus, p):
-    return pd.DataFrame({"dataset": ["ionosphere", "pima"], "algorithm": "RegBoost",
+    # as claims.uci_duel gives it: the datasets under their display names
+    return pd.DataFrame({"dataset": ["Ionosphere", "Pima"], "algorithm": "RegBoost",
                          "versus": "AdaBoost-stumps", "value": values, "versus_value": versus,
                          "difference": [a - b for a, b in zip(values, versus)],
                          "outcome": ["win", "win"], "p_value": p})

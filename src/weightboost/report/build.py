@@ -126,7 +126,6 @@ def _rounds(t2: pd.DataFrame) -> pd.DataFrame:
     frame = t2.pivot_table(index="dataset", columns="algorithm", values="rounds_mean",
                            sort=False).round(1)
     frame.index = pd.Index([DISPLAY.get(d, d) for d in frame.index], name="dataset")
-    frame.columns.name = None
     return _ordered(frame.drop(columns=[c for c in ("C4.5",) if c in frame.columns]))
 
 

@@ -12,12 +12,12 @@ import math
 
 import pandas as pd
 
-from weightboost.report.reference import DISPLAY
 
 MISSING = "—"
 
 
 def _missing(x) -> bool:
+    """None or NaN (as a missing cell of a table reads back)."""
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
@@ -58,7 +58,7 @@ def counts_text(wins: int, ties: int, losses: int) -> str:
 
 def _holds(holds) -> bool | None:
     """A verdict as evaluated (True, False, None) or as read back from a CSV ("True", NaN)."""
-    if holds is None or (not isinstance(holds, str) and pd.isna(holds)):
+    if _missing(holds):
         return None
     return str(holds) == "True"
 
@@ -83,12 +83,13 @@ def claim_paragraph(result: dict) -> str:
 
 
 def evidence_table(evidence: pd.DataFrame, decimals: int, test: str) -> pd.DataFrame:
-    """A duel's per-dataset evidence: the two values under their algorithms' names (at the
-    paper's printed precision), the outcome and the paired test's p (named by ``test``;
-    left out when no dataset has one, as for the Reuters split)."""
+    """A duel's per-dataset evidence (its datasets already named as the pages name them): the
+    two values under their algorithms' names (at the paper's printed precision), the outcome
+    and the paired test's p (named by ``test``; left out when no dataset has one, as for the
+    Reuters split)."""
     a, b = evidence.algorithm.iloc[0], evidence.versus.iloc[0]
     frame = pd.DataFrame({
-        "dataset": [DISPLAY.get(d, d) for d in evidence.dataset],
+        "dataset": list(evidence.dataset),
         a: [fixed(v, decimals) for v in evidence.value],
         b: [fixed(v, decimals) for v in evidence.versus_value],
         "outcome": list(evidence.outcome)})

@@ -220,7 +220,6 @@ def beta_table(summary: pd.DataFrame, config: dict) -> pd.DataFrame | None:
     if len(base):
         ref = (100 * base.groupby("noise").error_mean.mean()).round(2).rename(label)
         table.loc[f"{BETA_REFERENCE} ({PRIMARY})"] = ref
-    table.columns.name = None
     return table
 
 
@@ -596,8 +595,7 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                       "the paired t-test across the seeds:")
         wide = reuters_seeds.assign(value=[
             f"{display.signed(d, DECIMALS[F1])} (p={display.p_text(p)})"
-            for d, p in zip(reuters_seeds.difference,
-                                                   reuters_seeds.p_value)])
+            for d, p in zip(reuters_seeds.difference, reuters_seeds.p_value)])
         wide = wide.assign(comparison=[f"{a} − {b}, {r} T" for a, b, r in zip(
             wide.algorithm, wide.versus, wide.t_rule)])
         table = wide.pivot_table(index="category", columns=["reading", "comparison"],
