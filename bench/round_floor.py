@@ -6,8 +6,9 @@ whole, on the RegBoost study's four sets (docs/performance.md, "The RegBoost stu
 For each set, one training set of ``--share`` of the rows (an inner training fold of
 RegBoostCV), its stumps and 8-NN graph prepared once, λ = 0.1, and:
 
-* ``loop``: ``RegBoost(lam=0.1).fit`` on the prepared data, i.e. the shared boosting loop of
-  ``weightboost.boosting.core`` in Python around the compiled scan;
+* ``loop``: ``RegBoost(lam=0.1).fit`` on the prepared data: since 2026-11-29 the compiled
+  driver of the boosting loop (``weightboost.stumps.boost``) and the stumps' records, before
+  it the loop of ``weightboost.boosting.core`` in Python around the compiled scan;
 * ``compiled``: the same round (scan, the stump's outputs, ε, α of eq (3), the additive score,
   the weights by ``libm.distribution``) in one compiled function, i.e. the floor of a round once
   the loop's Python is gone. It is not the booster (no records, no stop rule but ε's) and it is
@@ -28,7 +29,8 @@ from numba import njit
 
 from regboost_rounds import best, timed, training_fold  # bench/, beside this script
 from weightboost.boosting import libm
-from weightboost.boosting.regboost import RegBoost, offset_term
+from weightboost.boosting.regboost import RegBoost
+from weightboost.boosting.rules import offset_term
 from weightboost.stumps.search import _scan
 
 DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")

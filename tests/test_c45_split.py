@@ -1,12 +1,11 @@
 """The numeric split scan skips most gains (boundary points) yet must choose exactly what J48's
-scan, which computes every gain, chooses; and compiled kernels must follow their sources."""
+scan, which computes every gain, chooses."""
 
 import math
 
 import numpy as np
 import pytest
 
-from weightboost.c45 import kernel_cache
 from weightboost.c45.criteria import old_ent
 from weightboost.c45.split import make_scratch, numeric_splits
 from weightboost.c45.tree import GrowSettings
@@ -173,32 +172,3 @@ def test_the_scan_over_stored_non_zeros_equals_the_scan_over_all_values():
         sparse, dense = scan(values, y, w, 2, implicit_zero=True), scan(values, y, w, 2)
         assert (sparse[0], sparse[3]) == (dense[0], dense[3])   # valid, cut
         assert sparse[1:3] == pytest.approx(dense[1:3], rel=1e-9)  # the zeros move at once
-
-
-def test_an_edit_of_any_kernel_source_moves_the_compiled_kernel_cache(tmp_path):
-    for name in ("split.py", "grow.py", "tree.py"):
-        (tmp_path / name).write_text(f"# {name}\n")
-    before = kernel_cache.sources_digest(tmp_path)
-    (tmp_path / "split.py").write_text("# split.py, edited\n")
-    assert kernel_cache.sources_digest(tmp_path) != before
-
-
-def test_the_kernels_are_cached_under_the_digest_of_their_sources():
-    import numba
-
-    assert numba.config.CACHE_DIR.endswith(kernel_cache.PREFIX + kernel_cache.sources_digest())
-
-
-def test_a_new_version_removes_the_kernels_of_older_ones_only(tmp_path, monkeypatch):
-    import numba
-
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
-    (tmp_path / "split.py").write_text("# kernels\n")
-    cache = tmp_path / "__pycache__"
-    (cache / "kernels-0123456789abcdef").mkdir(parents=True)   # an older version's
-    (cache / "split.cpython-311.pyc").write_bytes(b"")           # not ours to remove
-    directory = kernel_cache.use_versioned_cache(tmp_path)
-    assert directory == cache / ("kernels-" + kernel_cache.sources_digest(tmp_path))
-    assert numba.config.CACHE_DIR == str(directory)
-    assert sorted(p.name for p in cache.iterdir()) == ["split.cpython-311.pyc"]

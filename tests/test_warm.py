@@ -376,10 +376,13 @@ def test_the_boosters_kernels_compiled_meanwhile_have_the_c45_boosters_types():
     (while the other process compiles the grower): the boosters of C4.5 trees must find them
     compiled, with no new signature."""
     from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay, libm
-    from weightboost.boosting import variants
+    from weightboost.boosting import rules, variants
 
     warm.compile_boosting()
-    kernels = (libm.exp, variants._decay_losses)  # those called from Python
+    kernels = (libm.distribution, libm.misclassified_weight, rules.weight_log,  # those called
+               rules.coefficient, rules.round_constant, rules.combine, rules.outcome,  # from
+               variants._decay_losses)  # Python
+
     compiled = [list(kernel.signatures) for kernel in kernels]
     assert all(compiled)
     X, y = warm._tiny_data()

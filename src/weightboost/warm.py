@@ -450,7 +450,9 @@ def warm_up(second_process: bool = True) -> None:
         compile_boosting()
         from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
         from weightboost.experiment import jobs  # noqa: F401 - with it data.uci (parse_uci's)
-        from weightboost.boosting import regboost  # noqa: F401 - and the stumps' (imported lazily)
+        from weightboost.boosting import regboost  # the stumps' kernels (imported lazily)
+
+        regboost.RegBoost(n_estimators=2, n_neighbors=2).fit(*_tiny_data())  # scan, driver
 
     compile_kernels(second_process, meanwhile)
     from weightboost.boosting import AdaBoost, WeightDecay

@@ -8,6 +8,10 @@ nor the stumps (its tables do not depend on their code; experiment.provenance).
 
 import importlib
 
+from weightboost.kernel_cache import use_versioned_cache
+
+use_versioned_cache()  # before any kernel is defined (libm, rules, variants)
+
 __all__ = ["AdaBoost", "BoostingClassifier", "EpsilonBoost", "RegBoost", "RegBoostCV",
            "WeightBoost", "WeightDecay", "WeightDecayCV"]
 _MODULES = {"BoostingClassifier": "core", "AdaBoost": "variants", "EpsilonBoost": "variants",

@@ -19,7 +19,13 @@ between them in the tables can only come from what makes them differ:
   the training points while fitting and to new points when predicting, so input-dependent
   combinations (WeightBoost) are predicted by the same recursion they were trained with.
 
-Subclasses implement ``_weight_log``, ``_coefficient`` and, if not additive, ``_combine``.
+A booster gives its rules as data (``_rules``, a ``weightboost.boosting.rules.Rules``); their
+arithmetic is compiled once in ``weightboost.boosting.rules``, and the loop below applies it
+round by round (the *Python driver*). A booster whose rules are not all kernels' (Weight Decay)
+overrides ``_weight_log`` and ``_coefficient`` in Python. A base learner whose whole fit compiles
+(``DecisionStump``: its ``_boost`` in ``weightboost.stumps.boost``) runs the rounds of a booster
+with compiled rules and reweighting in one call that applies the same kernels (the *compiled
+driver*); the two give the same booster, bit for bit.
 
 The base learner is C4.5 (the default) or any scikit-learn classifier that takes sample
 weights. The two built-in base learners are prepared once per fit instead of once per round,
@@ -38,11 +44,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
-from weightboost.boosting import libm
+from weightboost.boosting import libm, rules
+from weightboost.boosting.rules import (DISCARD_THEN_RESTART, KEEP_THEN_RESTART, RESTART_ERROR,
+                                        STOP, ZERO_ERROR, Rules)
 from weightboost.c45 import C45
 from weightboost.prepared import PreparedData
-
-ZERO_ERROR = 1e-12
 
 
 def _take(data, rows):
@@ -70,8 +76,6 @@ def _unfitted_copies(base):
 SAMPLING = ("reweight", "resample")
 ON_DEGENERATE = ("stop", "restart")
 MAX_DRAWS = 10          # resampling: draws per round while the tree fits every point (Weka)
-MAX_DEGENERATE = 25     # restart: consecutive degenerate trees before giving up
-RESTART_ERROR = 1e-10   # restart: a tree with ε = 0 gets the coefficient it would have here
 
 
 class BoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -112,27 +116,41 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         self.on_degenerate = on_degenerate
         self.random_state = random_state
 
-    # -- the three rules --------------------------------------------------------------------
+    # -- the rules --------------------------------------------------------------------------
+    def _rules(self) -> Rules:
+        """The booster's rules as data (``weightboost.boosting.rules``)."""
+        raise NotImplementedError
+
     def _init_state(self, n):
         """Per-fit state of the weight and coefficient rules (None if they need none)."""
         return None
 
     def _weight_log(self, margin, score, state):
         """log of the (unnormalised) weights of the training points; margin = y·H."""
-        raise NotImplementedError
+        r = self._rules()
+        return rules.weight_log(r.weights, r.beta, margin, score)
+
+    def _edge_offset(self, tree):
+        """The edge offset θ of a round's base learner (``rules.OFFSET``); 0 by default."""
+        return 0.0
 
     def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         """The coefficient of the new tree; ``correct`` says where h_t(x_i) = y_i; None
         declines the tree and stops boosting."""
-        raise NotImplementedError
+        r = self._rules()
+        accepted, value = rules.coefficient(r.coefficient, r.step, error,
+                                            self._edge_offset(tree))
+        return value if accepted else None
 
     def _round_constant(self, score):
         """A per-round constant of the combination rule, computed on the training scores."""
-        return 1.0
+        r = self._rules()
+        return rules.round_constant(r.combination, r.beta, score)
 
     def _combine(self, score, coefficient, constant, prediction):
-        """H_t = H_{t-1} + (contribution of h_t); additive by default."""
-        return score + coefficient * prediction
+        """H_t = H_{t-1} + (contribution of h_t)."""
+        r = self._rules()
+        return rules.combine(r.combination, r.beta, score, coefficient, constant, prediction)
 
     def _after_round(self, state, coefficient, p, y, prediction):
         """Update the rule state once the round is accepted."""
@@ -226,21 +244,39 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         signed = np.where(y_index == 1, 1.0, -1.0)
         base = self._base()
         data = self._prepare(X, base, unlabeled)
-        classes, indices = np.unique(signed, return_inverse=True)
-        self._tree_labels = (classes, indices.astype(np.int64))  # every round's tree's
-        new_tree = _unfitted_copies(base)
         self.n_features_in_ = data.shape[1]
         self._majority = 1.0 if signed.sum() >= 0 else -1.0
         rng = check_random_state(self.random_state) if self.sampling == "resample" else None
         restart = self.on_degenerate == "restart"
+        self._single, self.stopped_early_ = False, False
+        r = self._rules()
+        whole = (base._boost(data, signed, r, self.n_estimators, restart)
+                 if rng is None and r.compiled and hasattr(base, "_boost") else None)
+        if whole is None:
+            score = self._python_rounds(base, data, signed, rng, restart)
+        else:  # the compiled driver ran every round
+            (self.estimators_, self.estimator_weights_, self.estimator_errors_,
+             self.round_constants_, score, self.stopped_early_, self._single,
+             self.restarts_) = whole
+        self.estimator_weights_ = np.asarray(self.estimator_weights_, dtype=np.float64)
+        self.estimator_errors_ = np.asarray(self.estimator_errors_, dtype=np.float64)
+        self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)
+        self.n_rounds_ = len(self.estimators_)
+        self.decision_train_ = score
+        return self
 
+    def _python_rounds(self, base, data, signed, rng, restart):
+        """The Python driver: every round's base learner fitted in Python, the rules' kernels
+        applied around it; sets the ensemble's lists and returns the training scores."""
+        n = len(signed)
+        classes, indices = np.unique(signed, return_inverse=True)
+        self._tree_labels = (classes, indices.astype(np.int64))  # every round's tree's
+        new_tree = _unfitted_copies(base)
         state = self._init_state(n)
         score = np.zeros(n)
         origin = np.zeros(n)  # the weight rule sees H - origin: a restart makes it uniform
-        self._single = False
         self.estimators_, self.estimator_weights_, self.estimator_errors_ = [], [], []
         self.round_constants_ = []
-        self.stopped_early_ = False
         degenerate_run = 0
         self._uniform_round = None
         fresh = True  # the weight rule sees no tree yet: at the start and after a restart
@@ -251,22 +287,20 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             p = libm.distribution(log_w)  # exp(log_w - max), normalised
             tree, prediction, correct, error = self._fit_tree(new_tree, data, signed, p, rng,
                                                               fresh)
-            perfect = error < ZERO_ERROR
-            degenerate = perfect or error >= 0.5 - ZERO_ERROR
-            discarded = degenerate and not perfect
-            give_up = discarded and degenerate_run + 1 >= MAX_DEGENERATE
-            if degenerate and (not restart or give_up):
+            action = rules.outcome(error, restart, degenerate_run)
+            if action == STOP:
                 self.stopped_early_ = True
                 if not self.estimators_:  # keep h_1 as the whole model
                     self._keep_single(tree, error)
                     score = prediction.copy()
                 break
-            if discarded:  # restart from uniform weights without this tree
+            if action == DISCARD_THEN_RESTART:  # restart from uniform weights without it
                 self.restarts_ += 1
                 degenerate_run += 1
                 origin, state, fresh = score.copy(), self._init_state(n), True
                 continue
             degenerate_run = 0
+            perfect = action == KEEP_THEN_RESTART
             if perfect:
                 error = RESTART_ERROR
             coefficient = self._coefficient(error, correct, p, margin, relative, signed, state,
@@ -288,13 +322,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
             if perfect:  # kept; now restart from uniform weights
                 self.restarts_ += 1
                 origin, state, fresh = score.copy(), self._init_state(n), True
-        self.estimator_weights_ = np.asarray(self.estimator_weights_, dtype=np.float64)
-        self.estimator_errors_ = np.asarray(self.estimator_errors_, dtype=np.float64)
-        self.round_constants_ = np.asarray(self.round_constants_, dtype=np.float64)
-        self.n_rounds_ = len(self.estimators_)
-        self.decision_train_ = score
         del self._uniform_round, self._tree_labels
-        return self
+        return score
 
     def _fit_constant(self, X):
         self.n_features_in_ = X.shape[1]

@@ -1,7 +1,8 @@
 """RegBoost (Wang & Kégl, NIPS 2004, Figure 2): AdaBoost whose decision stumps are penalised
 by the graph Laplacian of a k-nearest-neighbour graph (docs/algorithms.md §7).
 
-On the shared loop (``weightboost.boosting.core``) it is three rules and a base learner:
+On the shared loop (``weightboost.boosting.core``) it is three rules
+(``weightboost.boosting.rules``) and a base learner:
 
 * base learner: the stump minimising R1(h) = ε(h) + λP_L(h) (eq 1) or R2(h) (eq 2), over
   candidates prepared once per fit with the penalty of each (``weightboost.stumps``);
@@ -22,23 +23,16 @@ inner training fold's stumps and graph are prepared once and shared by every λ 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from sklearn.utils.validation import check_array
 
 from weightboost.boosting.core import BoostingClassifier
 from weightboost.boosting.selection import InnerCV, checked_grid
-from weightboost.boosting.variants import adaboost_alpha
+from weightboost.boosting.rules import EXPONENTIAL, OFFSET, Rules
 from weightboost.stumps import DecisionStump, StumpData, prepare_stumps
 from weightboost.stumps.graph import SCALINGS
 
 LAMBDA_GRID = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
-
-
-def offset_term(theta: float) -> float:
-    """½ ln((1+θ)/(1-θ)), the part of eq (3) that the edge offset takes from α."""
-    return 0.5 * math.log((1.0 + theta) / (1.0 - theta))
 
 
 class RegBoost(BoostingClassifier):
@@ -117,15 +111,11 @@ class RegBoost(BoostingClassifier):
         self.n_distinct_stumps_ = len({(s.feature_, s.threshold_) for s in stumps})
         return self
 
-    def _weight_log(self, margin, score, state):
-        return -margin
+    def _rules(self):
+        return Rules(EXPONENTIAL, 0.0, OFFSET)
 
-    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
-        theta = tree.edge_offset_
-        if theta >= 1.0:
-            return None
-        alpha = adaboost_alpha(error) - offset_term(theta)  # θ = 0: minus 0.0, exactly α
-        return alpha if alpha > 0 else None
+    def _edge_offset(self, tree):
+        return tree.edge_offset_
 
     def __sklearn_tags__(self):
         return stump_tags(super().__sklearn_tags__())

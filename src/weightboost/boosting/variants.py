@@ -1,4 +1,5 @@
-"""The four boosters of the paper, each as its three rules on top of ``BoostingClassifier``.
+"""The four boosters of the paper, each as its rules (``weightboost.boosting.rules``) on top of
+``BoostingClassifier``; Weight Decay's weights and line search are its own Python.
 
 Equation numbers refer to Jin et al. (ICML 2003); section numbers to docs/algorithms.md.
 """
@@ -13,6 +14,8 @@ from scipy.optimize import minimize_scalar
 
 from weightboost.boosting import libm
 from weightboost.boosting.core import BoostingClassifier
+from weightboost.boosting.rules import (ALPHA, EXPONENTIAL, FIXED, INPUT_DEPENDENT,
+                                        NORMALIZATIONS, PYTHON, SHRUNK, Rules, adaboost_alpha)
 
 
 def logsumexp(a):
@@ -50,11 +53,6 @@ def _log_sum_shifted(terms, count, a_max):
     return math.log1p(s) + math.log(count) + a_max
 
 
-def adaboost_alpha(error):
-    """α = ½ ln((1 - ε)/ε), AdaBoost's coefficient and the paper's eq (8)."""
-    return 0.5 * math.log((1.0 - error) / error)
-
-
 class AdaBoost(BoostingClassifier):
     """AdaBoost (Freund & Schapire): w_i ∝ exp(-y_i H(x_i)), α_t = ½ ln((1-ε_t)/ε_t),
     prediction sign(Σ α_t h_t(x)) (docs/protocol.md §3, docs/algorithms.md §1).
@@ -75,11 +73,8 @@ class AdaBoost(BoostingClassifier):
     See ``BoostingClassifier`` for the exact meaning of ``sampling`` and ``on_degenerate``.
     """
 
-    def _weight_log(self, margin, score, state):
-        return -margin
-
-    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
-        return adaboost_alpha(error)
+    def _rules(self):
+        return Rules()
 
 
 NORMALIZE = ("tenth_mean", "mean", "none")
@@ -137,21 +132,9 @@ class WeightBoost(BoostingClassifier):
         if self._normalize() not in NORMALIZE:
             raise ValueError(f"normalize must be one of {NORMALIZE}, got {self.normalize!r}")
 
-    def _weight_log(self, margin, score, state):
-        return -margin - self.beta * np.abs(score)
-
-    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
-        return adaboost_alpha(error)
-
-    def _round_constant(self, score):
-        mode = self._normalize()
-        if mode == "none":
-            return 1.0
-        mean = float(np.mean(libm.exp(-self.beta * np.abs(score))))
-        return mean / 0.1 if mode == "tenth_mean" else mean
-
-    def _combine(self, score, coefficient, constant, prediction):
-        return score + coefficient * libm.exp(-self.beta * np.abs(score)) / constant * prediction
+    def _rules(self):
+        return Rules(INPUT_DEPENDENT, float(self.beta), ALPHA, 0.0,
+                     NORMALIZATIONS[self._normalize()])
 
 
 class EpsilonBoost(BoostingClassifier):
@@ -185,13 +168,8 @@ class EpsilonBoost(BoostingClassifier):
         if not (isinstance(self.epsilon, (int, float, np.number)) and 0 < self.epsilon <= 1):
             raise ValueError(f"epsilon must be in (0, 1], got {self.epsilon!r}")
 
-    def _weight_log(self, margin, score, state):
-        return -margin
-
-    def _coefficient(self, error, correct, p, margin, score, y, state, tree):
-        if self.shrinkage:
-            return self.epsilon * adaboost_alpha(error)
-        return float(self.epsilon)
+    def _rules(self):
+        return Rules(EXPONENTIAL, 0.0, SHRUNK if self.shrinkage else FIXED, float(self.epsilon))
 
 
 class _DecayState:
@@ -274,6 +252,9 @@ class WeightDecay(BoostingClassifier):
         if not (isinstance(self.C, (int, float, np.number)) and self.C >= 0):
             raise ValueError(f"C must be a number >= 0, got {self.C!r}")
 
+    def _rules(self):
+        return Rules(PYTHON, 0.0, PYTHON)  # its own weights and coefficient, added as AdaBoost
+
     def _init_state(self, n):
         return _DecayState(n)
 
@@ -288,7 +269,7 @@ class WeightDecay(BoostingClassifier):
                              float(self.C), float(state.B))
 
     def _coefficient(self, error, correct, p, margin, score, y, state, tree):
-        alpha = 0.5 * math.log((1.0 - error) / error)
+        alpha = adaboost_alpha(error)
         if self.variant == "literal" or self.C == 0:
             return alpha
         wc = len(p) * p

@@ -5,10 +5,10 @@ split evaluation, model selection), ``grow`` (tree building with fractional inst
 ``prune`` (collapse, pruning, subtree raising), ``build`` (the four in one compiled call),
 ``predict`` (class distributions), ``data`` (encoding and presorting), ``estimator`` (the
 scikit-learn classifier ``C45``);
-``kernel_cache`` keeps numba's compiled kernels per version of these sources.
+``weightboost.kernel_cache`` keeps numba's compiled kernels per version of their sources.
 """
 
-from weightboost.c45.kernel_cache import use_versioned_cache
+from weightboost.kernel_cache import use_versioned_cache
 
 use_versioned_cache()  # before any kernel is defined
 

@@ -47,7 +47,8 @@ TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
 # knows its base learners through weightboost.prepared), so that work on those does not make
 # the C4.5 tables stale.
 _CELL_CODE = ("c45", "boosting/__init__.py", "boosting/core.py", "boosting/libm.py",
-              "boosting/selection.py", "boosting/variants.py", "prepared.py", "data/spec.py",
+              "boosting/rules.py", "boosting/selection.py", "boosting/variants.py", "prepared.py",
+              "data/spec.py",
               "data/uci.py", "experiment/jobs.py", "experiment/learners.py",
               "experiment/protocol.py", "experiment/reuters.py", "experiment/tables.py",
               "experiment/uci.py")
@@ -59,8 +60,8 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                                             "experiment/regboost_cells.py", "semi_supervised.py"),
                   "sensitivity": _CELL_CODE}  # the UCI grid's cells under other parameters
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
-PLUMBING = ("__init__.py", "cell_archive.py", "errors.py", "fileio.py", "warm.py",
-            "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
+PLUMBING = ("__init__.py", "cell_archive.py", "errors.py", "fileio.py", "kernel_cache.py",
+            "warm.py", "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
             "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports

@@ -10,6 +10,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted,
                                       column_or_1d)
 
+from weightboost.boosting.rules import Rules
+from weightboost.stumps.boost import FALLBACK, boost_stumps
 from weightboost.stumps.search import OBJECTIVES, StumpData, prepare_stumps, scan
 
 
@@ -82,19 +84,17 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         self.n_features_in_ = data.X.shape[1]
         c, feature, edge, admissible, outputs = scan(data, weights, signed, self.lam,
                                                      self.objective)
-        self.n_admissible_, self.n_candidates_ = admissible, data.n_candidates
         if c < 0:  # no threshold anywhere: the constant stump of the weighted majority
             total = float(np.dot(weights, signed))
+            self.n_admissible_, self.n_candidates_ = admissible, data.n_candidates
             self.feature_, self.threshold_ = -1, np.inf
             self.polarity_ = -1 if total >= 0 else 1  # x_j > inf never holds: output is -s
             self.edge_, self.penalty_ = abs(total) / float(np.sum(weights)), 0.0
+            self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
         else:
-            self.feature_ = feature
-            self.threshold_ = float(data.threshold[c])
-            self.polarity_ = 1 if edge >= 0 else -1
-            self.edge_, self.penalty_ = abs(edge), float(data.penalty[c])
+            self.__dict__.update(_chosen(self.lam, data, [c], [feature], [edge],
+                                         [admissible])[0])
             self._training_outputs = outputs  # taken (not kept) by _predict_training
-        self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
         return self
 
     # -- boosting's base-learner protocol (weightboost.prepared) ------------------------------
@@ -108,6 +108,29 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         n = len(p)
         weights = n * p if rng is None else rng.multinomial(n, p).astype(np.float64)
         return self._fit_prepared(data, signed, weights)
+
+    def _boost(self, data: StumpData, signed, rules: Rules, n_estimators, restart):
+        """Every round of a booster with these stumps as its base learner, by the compiled
+        driver (``weightboost.stumps.boost``): (stumps, coefficients, errors, round
+        constants, training scores, stopped early, first stump alone, restarts) as the
+        Python driver would leave them, or None when the Python driver must run."""
+        (status, kept, restarts, stopped, single, score, chosen, features, edges, admissible,
+         errors, coefficients, constants) = boost_stumps(
+            data.order, data.offsets, data.split, data.penalty,
+            np.ascontiguousarray(signed, dtype=np.float64), 2.0 * float(self.lam),
+            self.objective == "R2", n_estimators, restart, *rules)
+        if status == FALLBACK:
+            return None
+        common = {**self.get_params(deep=False), "classes_": np.array([-1.0, 1.0]),
+                  "n_features_in_": data.X.shape[1]}
+        stumps = []
+        for fitted in _chosen(self.lam, data, chosen[:kept], features[:kept], edges[:kept],
+                              admissible[:kept], common):
+            stump = object.__new__(DecisionStump)
+            stump.__dict__ = fitted
+            stumps.append(stump)
+        return (stumps, coefficients[:kept], errors[:kept], constants[:kept], score,
+                bool(stopped), bool(single), int(restarts))
 
     @classmethod
     def _ensemble_outputs(cls, estimators, X):
@@ -151,6 +174,24 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
+
+
+def _chosen(lam, data: StumpData, chosen, features, edges, admissible,
+            common=None) -> list[dict]:
+    """The fitted attributes of the stumps that are candidates ``chosen`` of ``data``, each
+    with its feature, edge (of polarity +1) and the admissible count of its scan (and the
+    items of ``common``)."""
+    penalty = data.penalty[np.asarray(chosen, dtype=np.int64)]
+    edges = np.asarray(edges, dtype=np.float64)
+    columns = {"n_admissible_": np.asarray(admissible, dtype=np.int64).tolist(),
+               "feature_": np.asarray(features, dtype=np.int64).tolist(),
+               "threshold_": data.threshold[np.asarray(chosen, dtype=np.int64)].tolist(),
+               "polarity_": np.where(edges >= 0, 1, -1).tolist(),
+               "edge_": np.abs(edges).tolist(), "penalty_": penalty.tolist(),
+               "edge_offset_": (2.0 * float(lam) * penalty).tolist()}
+    shared = {**(common or {}), "n_candidates_": data.n_candidates}
+    names = tuple(columns)
+    return [{**shared, **dict(zip(names, values))} for values in zip(*columns.values())]
 
 
 @njit(cache=True)

@@ -100,12 +100,11 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
         scaled(X[:1], graph_scaling)  # checks the name
         edges = np.empty((0, 2), dtype=np.int64)
     n, d = X.shape
-    order = np.empty((d, n), dtype=np.int32)
+    order = np.ascontiguousarray(np.argsort(X, axis=0, kind="stable").T, dtype=np.int32)
     offsets = np.zeros(d + 1, dtype=np.int64)
     splits, thresholds, penalties = [], [], []
     for j in range(d):
         column = X[:, j]
-        order[j] = np.argsort(column, kind="stable")
         values = column[order[j]]
         positions = np.flatnonzero(values[1:] != values[:-1])  # last position of each group
         low, high = values[positions], values[positions + 1]
@@ -162,13 +161,49 @@ def _log_r2(a, theta):
                   + (1.0 - theta) * math.log((1.0 - a) / (1.0 - theta)))
 
 
+@njit(cache=True, inline="always")
+def _candidate_score(total, row, split, penalty, offset_scale, c):
+    """(edge γ of polarity +1, R1 score |γ| - θ) of candidate c, from its feature's prefix
+    sums."""
+    edge = total - 2.0 * row[unsigned(split[c])]
+    return edge, abs(edge) - offset_scale * penalty[c]
+
+
+@njit(cache=True)
+def _feature_maximum(total, row, split, penalty, offset_scale, lo, hi):
+    """(the largest R1 score among candidates lo..hi-1 of one feature, how many are admissible).
+    Four running maxima over interleaved candidates: one would make every candidate wait for
+    the comparison of the one before (a chain of selects that cost half the scan)."""
+    m0 = m1 = m2 = m3 = -np.inf
+    admissible = 0
+    c = lo
+    while c + 4 <= hi:
+        v0 = _candidate_score(total, row, split, penalty, offset_scale, c)[1]
+        v1 = _candidate_score(total, row, split, penalty, offset_scale, c + 1)[1]
+        v2 = _candidate_score(total, row, split, penalty, offset_scale, c + 2)[1]
+        v3 = _candidate_score(total, row, split, penalty, offset_scale, c + 3)[1]
+        admissible += (v0 > 0.0) + (v1 > 0.0) + (v2 > 0.0) + (v3 > 0.0)
+        m0 = v0 if v0 > m0 else m0
+        m1 = v1 if v1 > m1 else m1
+        m2 = v2 if v2 > m2 else m2
+        m3 = v3 if v3 > m3 else m3
+        c += 4
+    while c < hi:
+        v0 = _candidate_score(total, row, split, penalty, offset_scale, c)[1]
+        admissible += v0 > 0.0
+        m0 = v0 if v0 > m0 else m0
+        c += 1
+    return max(max(m0, m1), max(m2, m3)), admissible
+
+
 @njit(cache=True)
 def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
     """(chosen candidate or -1, its feature, its edge γ of polarity +1, admissible count, the
     chosen stump's outputs on the labelled points) for the ``weights`` of the labelled points;
     θ_c = offset_scale · penalty[c]. The prefix sums of w·y in sorted order, four features at
-    a time, then each of their candidates' edge and score at once (the first maximum wins a
-    tie; the edges are kept only for R2's second pass)."""
+    a time; then per feature the largest score and, only when it beats the best so far, the
+    first candidate that has it (so the first maximum in candidate order wins a tie, as a
+    single pass would choose); the edges are kept only for R2's second pass."""
     d, n = order.shape
     n_labelled = weights.shape[0]
     wy = np.zeros(n)
@@ -188,14 +223,18 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
         _prefix_sums(order, wy, first, width, prefix)
         for k in range(width):
             row = prefix[k]
-            for c in range(offsets[first + k], offsets[first + k + 1]):
-                edge = total - 2.0 * row[unsigned(split[c])]
-                score = abs(edge) - offset_scale * penalty[c]
-                admissible += score > 0.0
-                if score > best_score:
-                    chosen, chosen_edge, best_score = c, edge, score
-                if use_r2:
-                    edges[c] = edge
+            lo, hi = offsets[first + k], offsets[first + k + 1]
+            top, count = _feature_maximum(total, row, split, penalty, offset_scale, lo, hi)
+            admissible += count
+            if top > best_score:
+                for c in range(lo, hi):
+                    edge, score = _candidate_score(total, row, split, penalty, offset_scale, c)
+                    if score == top:
+                        chosen, chosen_edge, best_score = c, edge, score
+                        break
+            if use_r2:
+                for c in range(lo, hi):
+                    edges[c] = _candidate_score(total, row, split, penalty, offset_scale, c)[0]
         first += width
     if use_r2:  # R2: the best admissible candidate, if any (else R1's choice)
         best_r2, best_value = -1, np.inf

@@ -1,0 +1,64 @@
+"""Where numba keeps the package's compiled kernels: one directory per version of their sources.
+
+Numba's own cache (``cache=True``) tells a stale entry by the timestamp of the file that
+defines the function only. A kernel's compiled code, however, contains the kernels it calls
+from other files: after an edit of ``c45/split.py`` alone, the cached ``grow`` would still run
+the old split evaluation; after one of ``stumps/search.py``, the cached compiled boosting
+driver (``stumps/boost.py``) the old scan; results would silently come from a mix of versions.
+``use_versioned_cache`` points numba at a directory named after a hash of every module of the
+package that defines one (C4.5, the boosting rules and weights, the stumps), so that an edit of
+any of them compiles everything afresh. Each kernel subpackage (``c45``, ``boosting``,
+``stumps``) calls it before its first kernel is defined. The directory lies under
+``NUMBA_CACHE_DIR`` when that is set, else in the package's ``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+PREFIX = "kernels-"
+
+
+KERNEL = re.compile(rb"^\s*@(numba\.)?n?jit\b", re.MULTILINE)  # a compiled function's decorator
+
+
+def kernel_sources(package: Path = PACKAGE) -> list[Path]:
+    """The modules of ``package`` (and its subpackages) that define compiled functions."""
+    return [path for path in sorted(package.rglob("*.py"))
+            if "__pycache__" not in path.parts and KERNEL.search(path.read_bytes())]
+
+
+def sources_digest(package: Path = PACKAGE) -> str:
+    """A short hash of the kernel sources (paths in the package and bytes)."""
+    digest = hashlib.sha256()
+    for path in kernel_sources(package):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0"
+                      + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def use_versioned_cache(package: Path = PACKAGE) -> Path:
+    """Set numba's cache directory for the kernels defined from now on; returns it (once per
+    process and package: later calls return the same directory).
+
+    In the package's own ``__pycache__``, directories of other versions are removed (best
+    effort) when this version's is new, so that edits do not accumulate compiled code; a
+    ``NUMBA_CACHE_DIR`` may be shared by several checkouts and is left as it is."""
+    import numba
+
+    shared = os.environ.get("NUMBA_CACHE_DIR")
+    base = Path(shared) if shared else package / "__pycache__"
+    directory = base / f"{PREFIX}{sources_digest(package)}"
+    if not shared and not directory.exists() and base.is_dir():
+        for stale in base.glob(f"{PREFIX}*"):
+            if stale.name != directory.name:  # another process may be filling this one
+                shutil.rmtree(stale, ignore_errors=True)
+    numba.config.CACHE_DIR = str(directory)
+    return directory

@@ -1,0 +1,139 @@
+"""The boosting loop's two drivers (weightboost.boosting.core, weightboost.stumps.boost) apply
+the same rules (weightboost.boosting.rules): with stumps, the compiled driver must leave every
+booster exactly as the Python driver does, on every path of the stop and restart rule."""
+
+import numpy as np
+import pytest
+
+from weightboost import AdaBoost, DecisionStump, EpsilonBoost, RegBoost, WeightBoost, WeightDecay
+from weightboost.boosting import rules
+from weightboost.stumps import estimator
+
+RECORDS = ("decision_train_", "estimator_weights_", "estimator_errors_", "round_constants_")
+STUMP = ("feature_", "threshold_", "polarity_", "edge_", "penalty_", "edge_offset_",
+         "n_admissible_", "n_candidates_")
+
+
+def data(kind, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(80, 4))
+    if kind == "separable":   # a stump fits every point: ε = 0 at once
+        y = (X[:, 0] > 0.1).astype(int)
+    elif kind == "noise":     # labels unrelated to X
+        y = rng.integers(0, 2, 80)
+    elif kind == "xor":       # every stump has edge 0: ε = ½ at every restart
+        X = np.repeat([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], 5, axis=0)
+        y = np.repeat([0, 1, 1, 0], 5)
+    else:
+        y = (X[:, 0] + 0.7 * X[:, 1] + rng.normal(0, 0.8, 80) > 0).astype(int)
+    return X, y
+
+
+BOOSTERS = {
+    "AdaBoost": lambda **k: AdaBoost(base_estimator=DecisionStump(), **k),
+    "WeightBoost": lambda **k: WeightBoost(base_estimator=DecisionStump(), beta=0.5, **k),
+    "WeightBoost-mean": lambda **k: WeightBoost(base_estimator=DecisionStump(), beta=0.5,
+                                                normalize="mean", **k),
+    "WeightBoost-none-beta2": lambda **k: WeightBoost(base_estimator=DecisionStump(), beta=2,
+                                                      normalize="none", **k),
+    "EpsilonBoost": lambda **k: EpsilonBoost(base_estimator=DecisionStump(), **k),
+    "EpsilonBoost-shrinkage": lambda **k: EpsilonBoost(base_estimator=DecisionStump(),
+                                                       shrinkage=True, **k),
+    "RegBoost-R1": lambda on_degenerate="stop", **k: RegBoost(lam=0.2, **k),
+    "RegBoost-R2": lambda on_degenerate="stop", **k: RegBoost(lam=0.2, objective="R2", **k),
+}
+
+
+def fitted(make, X, y, on_degenerate, python_driver, monkeypatch):
+    with monkeypatch.context() as patch:
+        if python_driver:
+            patch.delattr(DecisionStump, "_boost")
+        return make(n_estimators=120, on_degenerate=on_degenerate).fit(X, y)
+
+
+def same(a, b, X):
+    for name in RECORDS:
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=True), name
+    for name in ("n_rounds_", "restarts_", "stopped_early_", "_single"):
+        assert getattr(a, name) == getattr(b, name), name
+    for s, t in zip(a.estimators_, b.estimators_, strict=True):
+        assert [getattr(s, k) for k in STUMP] == [getattr(t, k) for k in STUMP]
+    assert np.array_equal(a.decision_function(X), b.decision_function(X))
+    for u, v in zip(a.staged_decision_function(X), b.staged_decision_function(X), strict=True):
+        assert np.array_equal(u, v)
+
+
+@pytest.mark.parametrize("kind", ["mixed", "separable", "noise", "xor"])
+@pytest.mark.parametrize("on_degenerate", ["stop", "restart"])
+@pytest.mark.parametrize("booster", sorted(BOOSTERS))
+def test_the_compiled_driver_leaves_the_booster_the_python_driver_leaves(booster, on_degenerate,
+                                                                         kind, monkeypatch):
+    X, y = data(kind)
+    make = BOOSTERS[booster]
+    compiled = fitted(make, X, y, on_degenerate, False, monkeypatch)
+    python = fitted(make, X, y, on_degenerate, True, monkeypatch)
+    same(compiled, python, X)
+    if booster.startswith("RegBoost"):
+        for name in ("admissible_rate_", "penalties_", "n_distinct_stumps_"):
+            assert np.array_equal(getattr(compiled, name), getattr(python, name)), name
+
+
+def test_the_cases_reach_every_path_of_the_stop_and_restart_rule(monkeypatch):
+    # kept after ε = 0, discarded with ε ≥ ½, the first stump kept alone, a declined stump
+    X, y = data("separable")
+    restarted = fitted(BOOSTERS["AdaBoost"], X, y, "restart", False, monkeypatch)
+    assert restarted.restarts_ > 0 and restarted.n_rounds_ == 120
+    assert np.all(restarted.estimator_errors_ == rules.RESTART_ERROR)
+    stopped = fitted(BOOSTERS["AdaBoost"], X, y, "stop", False, monkeypatch)
+    assert stopped._single and stopped.stopped_early_ and stopped.n_rounds_ == 1
+    X, y = data("xor")
+    given_up = fitted(BOOSTERS["AdaBoost"], X, y, "restart", False, monkeypatch)
+    assert given_up.restarts_ == rules.MAX_DEGENERATE - 1 and given_up._single
+    declined = RegBoost(lam=5.0, n_estimators=50).fit(*data("mixed"))
+    assert declined.stopped_early_ and declined._single
+
+
+def test_the_compiled_driver_runs_only_what_it_can(monkeypatch):
+    calls = []
+    original = estimator.boost_stumps
+
+    def spy(*args):
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(estimator, "boost_stumps", spy)
+    X, y = data("mixed")
+    AdaBoost(base_estimator=DecisionStump(), n_estimators=5).fit(X, y)
+    assert len(calls) == 1
+    AdaBoost(base_estimator=DecisionStump(), n_estimators=5, sampling="resample",
+             random_state=0).fit(X, y)  # draws from a RandomState: Python
+    WeightDecay(base_estimator=DecisionStump(), n_estimators=5).fit(X, y)  # its rules are Python
+    assert len(calls) == 1
+    # every feature constant: no threshold, the Python driver fits the constant stump
+    constant = AdaBoost(base_estimator=DecisionStump(), n_estimators=5).fit(np.ones((10, 2)),
+                                                                          [0, 1] * 5)
+    assert len(calls) == 2 and constant.estimators_[0].feature_ == -1
+
+
+def test_the_outcome_rule():
+    z = rules.ZERO_ERROR
+    assert rules.outcome(0.3, False, 0) == rules.KEEP
+    assert rules.outcome(0.3, True, 24) == rules.KEEP
+    for error in (0.0, z / 2, 0.5 - z / 2, 0.5, 0.7):
+        assert rules.outcome(error, False, 0) == rules.STOP
+    assert rules.outcome(0.0, True, 24) == rules.KEEP_THEN_RESTART
+    assert rules.outcome(0.5, True, 0) == rules.DISCARD_THEN_RESTART
+    assert rules.outcome(0.5, True, rules.MAX_DEGENERATE - 2) == rules.DISCARD_THEN_RESTART
+    assert rules.outcome(0.5, True, rules.MAX_DEGENERATE - 1) == rules.STOP
+
+
+def test_the_coefficient_rules():
+    alpha = 0.5 * np.log(0.8 / 0.2)
+    assert rules.coefficient(rules.ALPHA, 0.0, 0.2, 0.9) == (True, alpha)
+    assert rules.coefficient(rules.FIXED, 0.1, 0.2, 0.0) == (True, 0.1)
+    assert rules.coefficient(rules.SHRUNK, 0.1, 0.2, 0.0) == (True, 0.1 * alpha)
+    accepted, value = rules.coefficient(rules.OFFSET, 0.0, 0.2, 0.3)
+    assert accepted and value == pytest.approx(alpha - 0.5 * np.log(1.3 / 0.7))
+    assert rules.coefficient(rules.OFFSET, 0.0, 0.2, 0.0) == (True, alpha)  # λ = 0: AdaBoost
+    assert not rules.coefficient(rules.OFFSET, 0.0, 0.2, 0.6)[0]  # γ = 0.6 ≤ θ: declined
+    assert not rules.coefficient(rules.OFFSET, 0.0, 0.2, 1.0)[0]

@@ -1,0 +1,61 @@
+"""Compiled kernels follow their sources: numba's own cache notices an edit only in the file
+that defines a function, while a kernel's compiled code contains the kernels it calls from other
+files (the stumps' compiled boosting driver contains the scan and the boosting rules)."""
+
+import numba
+
+from weightboost import kernel_cache
+
+KERNEL = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x\n"
+
+
+def _package(root):
+    for name in ("c45/split.py", "c45/grow.py", "stumps/search.py", "stumps/boost.py",
+                 "boosting/rules.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(f"# {name}\n" + KERNEL)
+    (root / "report.py").write_text("# no kernel here; numba is only named\n")
+    return root
+
+
+def test_an_edit_of_any_kernel_source_of_any_subpackage_moves_the_cache(tmp_path):
+    package = _package(tmp_path)
+    before = kernel_cache.sources_digest(package)
+    for name in ("c45/split.py", "stumps/search.py", "boosting/rules.py"):
+        path = package / name
+        original = path.read_text()
+        path.write_text(original + "# edited\n")
+        assert kernel_cache.sources_digest(package) != before, name
+        path.write_text(original)
+    assert kernel_cache.sources_digest(package) == before
+    # a module that defines no kernel can change without recompiling them
+    (package / "report.py").write_text("# edited; numba still only named\n")
+    assert kernel_cache.sources_digest(package) == before
+
+
+def test_the_kernel_sources_are_the_modules_that_define_kernels():
+    names = {p.relative_to(kernel_cache.PACKAGE).as_posix()
+             for p in kernel_cache.kernel_sources()}
+    assert {"c45/split.py", "c45/grow.py", "stumps/search.py", "stumps/boost.py",
+            "boosting/rules.py", "boosting/libm.py"} <= names
+    assert not names & {"kernel_cache.py", "warm.py", "boosting/core.py",
+                        "report/provenance.py"}
+
+
+def test_the_kernels_are_cached_under_the_digest_of_their_sources():
+    import weightboost.stumps  # noqa: F401 - every kernel subpackage sets the same directory
+
+    assert numba.config.CACHE_DIR.endswith(kernel_cache.PREFIX + kernel_cache.sources_digest())
+
+
+def test_a_new_version_removes_the_kernels_of_older_ones_only(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    (tmp_path / "split.py").write_text(KERNEL)
+    cache = tmp_path / "__pycache__"
+    (cache / "kernels-0123456789abcdef").mkdir(parents=True)   # an older version's
+    (cache / "split.cpython-311.pyc").write_bytes(b"")           # not ours to remove
+    directory = kernel_cache.use_versioned_cache(tmp_path)
+    assert directory == cache / ("kernels-" + kernel_cache.sources_digest(tmp_path))
+    assert numba.config.CACHE_DIR == str(directory)
+    assert sorted(p.name for p in cache.iterdir()) == ["split.cpython-311.pyc"]
