@@ -137,3 +137,20 @@ def test_the_coefficient_rules():
     assert rules.coefficient(rules.OFFSET, 0.0, 0.2, 0.0) == (True, alpha)  # λ = 0: AdaBoost
     assert not rules.coefficient(rules.OFFSET, 0.0, 0.2, 0.6)[0]  # γ = 0.6 ≤ θ: declined
     assert not rules.coefficient(rules.OFFSET, 0.0, 0.2, 1.0)[0]
+
+
+@pytest.mark.parametrize("python_driver", [False, True])
+def test_a_normalisation_that_underflows_stops_boosting_instead_of_dividing_by_zero(
+        python_driver, monkeypatch):
+    # restarted on perfect stumps (coefficient ≈ 11.5 each) with C_t the mean factor, |H| passes
+    # 745/β at every point: exp(-β|H|) and C_t underflow to 0, and eq (4) would be 0/0
+    X, y = data("separable")
+    with monkeypatch.context() as patch:
+        if python_driver:
+            patch.delattr(DecisionStump, "_boost")
+        model = BOOSTERS["WeightBoost-mean"](n_estimators=300, on_degenerate="restart").fit(X, y)
+    assert model.stopped_early_ and 120 < model.n_rounds_ < 300
+    assert np.all(model.round_constants_ > 0)
+    assert np.all(np.isfinite(model.decision_train_))
+    assert np.all(np.isfinite(model.decision_function(X)))
+    assert np.array_equal(model.predict(X), y)

@@ -305,13 +305,13 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
                 error = RESTART_ERROR
             coefficient = self._coefficient(error, correct, p, margin, relative, signed, state,
                                             tree)
-            if coefficient is None:  # the coefficient rule declines this tree: stop
+            constant = None if coefficient is None else self._round_constant(score)
+            if constant is None or not rules.usable_constant(constant):  # declined: stop
                 self.stopped_early_ = True
                 if not self.estimators_:
                     self._keep_single(tree, error)
                     score = prediction.copy()
                 break
-            constant = self._round_constant(score)
             score = self._combine(score, coefficient, constant, prediction)
             self._after_round(state, coefficient, p, signed, prediction)
             self.estimators_.append(tree)
@@ -364,22 +364,25 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         if getattr(self, "_single", False):
             yield next(self._tree_outputs(X))
             return
-        score = None
-        for t, prediction in enumerate(self._tree_outputs(X)):
-            if score is None:
-                score = np.zeros(len(prediction))
-            score = self._combine(score, self.estimator_weights_[t], self.round_constants_[t],
-                                  prediction)
-            yield score
+        yield from self._scores(X, staged=True)
+
+    def _scores(self, X, staged):
+        """The combination's recursion over every round's outputs on X, in one compiled call
+        (``rules.staged_scores``): H after each round, or after the last only."""
+        outputs = list(self._tree_outputs(X))
+        if not outputs:
+            return np.empty((0, X.shape[0]))
+        r = self._rules()
+        return rules.staged_scores(r.combination, r.beta, self.estimator_weights_,
+                                   self.round_constants_, np.asarray(outputs), staged)
 
     def decision_function(self, X):
         check_is_fitted(self, "estimators_")
         if len(self.classes_) == 1:  # constant: positive scores mean the only class
             return np.ones(X.shape[0])
-        score = None
-        for score in self.staged_decision_function(X):
-            pass
-        return score
+        if getattr(self, "_single", False):
+            return next(self._tree_outputs(X))
+        return self._scores(X, staged=False)[-1]
 
     def _label(self, score):
         if len(self.classes_) == 1:

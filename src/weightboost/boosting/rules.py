@@ -18,7 +18,8 @@ Rules (equation numbers: Jin et al. 2003; Wang & Kégl 2004 for RegBoost):
   ``SHRUNK`` ``step``·α; ``OFFSET`` α - ½ ln((1+θ)/(1-θ)) with θ the base learner's edge
   offset (RegBoost, eq 3), declined unless θ < 1 and the result is > 0;
 * combination: additive H + αh, or with ``beta`` > 0 or a normalisation WeightBoost's eq (4),
-  H + α exp(-β|H|)/C_t · h with C_t by ``normalize`` (§3.3);
+  H + α exp(-β|H|)/C_t · h with C_t by ``normalize`` (§3.3); a C_t that underflows to 0
+  declines the round (``usable_constant``);
 * ``PYTHON`` (weights and coefficient): the booster computes them itself (Weight Decay, whose
   regulariser and line search are Python); such a booster is driven by the Python loop only.
 
@@ -123,7 +124,16 @@ def round_constant(rule, beta, score):
     return 1.0
 
 
-@njit(cache=True, error_model="numpy")  # C_t may underflow to 0: 0/0 is NaN, as in numpy
+@njit(cache=True)
+def usable_constant(constant):
+    """Whether eq (4) can divide by C_t. C_t underflows to 0 once exp(-β|H(x_i)|) does at every
+    training point (|H| above about 745/β: e.g. WeightBoost with ``normalize="mean"`` restarted
+    on perfect trees, each of coefficient ½ ln((1 - 1e-10)/1e-10) ≈ 11.5); every factor is then
+    0/0. The round is declined instead and boosting stops: the ensemble so far is the model."""
+    return constant > 0.0
+
+
+@njit(cache=True)
 def combine(rule, beta, score, coefficient, constant, prediction):
     """H_t = H_{t-1} + α_t h_t, or eq (4)'s H_{t-1} + α_t exp(-β|H_{t-1}|)/C_t · h_t."""
     out = np.empty(score.shape[0])
@@ -134,6 +144,24 @@ def combine(rule, beta, score, coefficient, constant, prediction):
         factors = _factors(beta, score)
         for i in range(score.shape[0]):
             out[i] = score[i] + coefficient * factors[i] / constant * prediction[i]
+    return out
+
+
+@njit(cache=True)
+def staged_scores(rule, beta, coefficients, constants, outputs, staged):
+    """``combine`` applied round after round to the rows of ``outputs`` (one per base
+    learner, on the same points) from H = 0: every round's H (``staged``) or the last only."""
+    rounds, m = outputs.shape
+    out = np.empty((rounds if staged else 1, m))
+    score = np.zeros(m)
+    for t in range(rounds):
+        score = combine(rule, beta, score, coefficients[t], constants[t], outputs[t])
+        if staged:
+            for i in range(m):
+                out[t, i] = score[i]
+    if not staged:
+        for i in range(m):
+            out[0, i] = score[i]
     return out
 
 

@@ -57,19 +57,22 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
                 errors, coefficients, constants
         error = libm.misclassified_weight(p, outputs == signed)
         action = rules.outcome(error, restart, degenerate_run)
-        accepted, coefficient = False, 0.0
+        accepted, coefficient, constant = False, 0.0, 1.0
         if action != STOP and action != DISCARD_THEN_RESTART:
             degenerate_run = 0
             if action == KEEP_THEN_RESTART:
                 error = RESTART_ERROR
             accepted, coefficient = rules.coefficient(coefficient_rule, step, error,
                                                       offset_scale * penalty[c])
+            if accepted:
+                constant = rules.round_constant(combination, beta, score)
+                accepted = rules.usable_constant(constant)
         elif action == DISCARD_THEN_RESTART:
             restarts += 1
             degenerate_run += 1
             origin = score.copy()
             continue
-        if not accepted:  # stopped by the stop rule or declined by the coefficient rule
+        if not accepted:  # stopped by the stop rule, or declined (coefficient, C_t)
             stopped = True
             if kept == 0:  # keep h_1 as the whole model
                 single = True
@@ -78,7 +81,6 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
                 errors[0], coefficients[0], constants[0] = error, coefficient, constant
                 kept = 1
             break
-        constant = rules.round_constant(combination, beta, score)
         score = rules.combine(combination, beta, score, coefficient, constant, outputs)
         chosen[kept], features[kept], edges[kept], admissible[kept] = c, feature, edge, \
             n_admissible
