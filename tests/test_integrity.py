@@ -387,3 +387,23 @@ def test_an_edited_processed_table_stops_whatever_the_target(finished, small_con
         assert snapshot(finished) == before
     finally:
         table.write_bytes(original)
+
+
+def test_replace_results_recomputes_the_tables_on_a_fresh_checkout(copied, small_config):
+    # without Snakemake's records (a fresh clone) the tables look up to date to Snakemake:
+    # replace_results must recompute them for the new config, not rebuild from the old ones
+    import shutil
+
+    import pandas as pd
+
+    shutil.rmtree(copied / ".snakemake")
+    config = copy.deepcopy(small_config)
+    config["experiment"]["noise_levels"] = [0.0, 0.1]
+    (copied / TARGET).touch()
+    config["replace_results"] = True
+    replaced = run_snakemake(copied, config, TARGET)
+    assert replaced.returncode == 0, replaced.stderr[-3000:]
+    assert set(pd.read_csv(copied / TARGET).noise) == {0.0, 0.1}
+    # and with the tables of the current config, it replaces nothing
+    again = run_snakemake(copied, config, TARGET, "-n")
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr

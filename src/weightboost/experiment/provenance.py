@@ -339,6 +339,28 @@ def check_table_digests(results: str | Path, kind: str) -> None:
                 f"--cores 2 all --forcerun {RESULTS_RULES[kind]})")
 
 
+def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
+    """``differing_keys`` of the record ``path`` of ``kind`` and the current config."""
+    recorded = json.loads(path.read_text())
+    return differing_keys(_comparable(recorded.get("config", {}), kind),
+                          table_inputs(config, kind))
+
+
+def replaced_table_sets(results: str | Path, config: dict, kinds) -> list[str]:
+    """Of the table sets ``kinds`` under ``results``, those ``replace_results`` replaces: their
+    record names other config keys than the current ones, or they exist without a record.
+    The workflow forces their results rules: a replaced set is recomputed, never rebuilt into a
+    report as it was (on a fresh checkout or after a touch, Snakemake alone sees the tables as
+    up to date)."""
+    out = []
+    for kind in kinds:
+        path = Path(results) / f"{kind}.provenance.json"
+        if path.exists() and _config_differences(path, config, kind) or \
+                not path.exists() and _existing_tables(results, kind):
+            out.append(kind)
+    return out
+
+
 def check_tables(results: str | Path, config: dict, kind: str) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
     config keys than the current ones, or exist without a record (unless ``replace_results``
@@ -348,9 +370,7 @@ def check_tables(results: str | Path, config: dict, kind: str) -> None:
     path = _record(results, kind)
     if path is None:
         return
-    recorded = json.loads(path.read_text())
-    differences = differing_keys(_comparable(recorded.get("config", {}), kind),
-                                 table_inputs(config, kind))
+    differences = _config_differences(path, config, kind)
     if differences:
         shown = "; ".join(differences[:8]) + (f"; and {len(differences) - 8} more"
                                                if len(differences) > 8 else "")
