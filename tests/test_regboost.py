@@ -110,6 +110,24 @@ def test_r2_minimises_the_exponential_bound_among_admissible_stumps():
     assert r2(r1.edge_, r1.edge_offset_) >= r2(stump.edge_, stump.edge_offset_)
 
 
+def test_r2_skips_only_candidates_that_cannot_win():
+    # the χ² bound skips a candidate's logs only when it cannot be the first minimum: the same
+    # choice as computing every log, on random edges, on edges a few ulps apart (where the
+    # computed values are not monotone in the edge) and on equal ones
+    from weightboost.stumps.search import _r2_choice
+
+    rng = np.random.default_rng(11)
+    for trial in range(400):
+        n = int(rng.integers(1, 300))
+        penalty = rng.choice(rng.random(5), n) if trial % 2 else rng.random(n)
+        edges = rng.uniform(-1, 1, n) * rng.choice([1.0, 0.3, 0.01])
+        if trial % 3 == 0:  # clusters of edges a few ulps apart, and exact repeats
+            base = rng.uniform(0.05, 0.99, 4)
+            edges = rng.choice(base, n) * (1 + rng.integers(-3, 4, n) * 2.0 ** -52)
+        scale = float(rng.choice([0.0, 0.02, 0.2, 1.0]))
+        assert _r2_choice(edges, penalty, scale, True) == _r2_choice(edges, penalty, scale, False)
+
+
 def test_r1_and_r2_choose_alike_when_the_offset_is_zero():
     X, y = problem(5, n=120)
     r1 = RegBoost(n_estimators=60, lam=0.0, objective="R1").fit(X, y)

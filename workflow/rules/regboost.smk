@@ -22,6 +22,9 @@ if config.get("regboost"):
             missing="[a-z]+",
             key=KEY,
             repeats="[0-9]+",
+        # longest first, so that no long cell starts when the others are done: a cell costs
+        # its repeats, and an R2 cell (a log per admissible candidate) about four R1 cells
+        priority: lambda w: int(w.repeats) * (4 if "objective=R2" in w.algorithm else 1)
         threads: 1
         resources:
             mem_mb=2048,

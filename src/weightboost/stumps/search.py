@@ -196,6 +196,31 @@ def _feature_maximum(total, row, split, penalty, offset_scale, lo, hi):
     return max(max(m0, m1), max(m2, m3)), admissible
 
 
+R2_MARGIN = 1e-9  # far above the rounding of a log R2 (about 1e-15): a bound's safety margin
+
+
+@njit(cache=True)
+def _r2_choice(edges, penalty, offset_scale, prune):
+    """The first admissible candidate (|γ| > θ, θ < 1) of smallest log R2, or -1. log R2 is
+    -KL(p_θ || p_a), p_x = (1+x)/2, a = |γ|, and KL is at most the χ² divergence
+    (a-θ)²/(1-a²): a candidate whose bound -(a-θ)²/(1-a²) exceeds the best value so far by
+    ``R2_MARGIN`` cannot have a smaller computed value, so with ``prune`` its two logs are not
+    computed (the choice is the same; tests/test_regboost.py compares both)."""
+    best, best_value = -1, np.inf
+    for c in range(edges.shape[0]):
+        a = abs(edges[c])
+        theta = offset_scale * penalty[c]
+        if a > theta and theta < 1.0:
+            if prune and a < 1.0:
+                gap = a - theta
+                if -(gap * gap) / (1.0 - a * a) > best_value + R2_MARGIN:
+                    continue
+            value = _log_r2(a, theta)
+            if value < best_value:
+                best, best_value = c, value
+    return best
+
+
 @njit(cache=True)
 def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
     """(chosen candidate or -1, its feature, its edge γ of polarity +1, admissible count, the
@@ -237,14 +262,7 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
                     edges[c] = _candidate_score(total, row, split, penalty, offset_scale, c)[0]
         first += width
     if use_r2:  # R2: the best admissible candidate, if any (else R1's choice)
-        best_r2, best_value = -1, np.inf
-        for c in range(edges.shape[0]):
-            a = abs(edges[c])
-            theta = offset_scale * penalty[c]
-            if a > theta and theta < 1.0:
-                value = _log_r2(a, theta)
-                if value < best_value:
-                    best_r2, best_value = c, value
+        best_r2 = _r2_choice(edges, penalty, offset_scale, True)
         if best_r2 >= 0:
             chosen, chosen_edge = best_r2, edges[best_r2]
     outputs = np.empty(n_labelled)
