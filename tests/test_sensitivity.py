@@ -631,3 +631,37 @@ def test_the_committed_reuters_duels_are_what_the_committed_f1_table_gives(main_
         assert row.wins + row.ties + row.losses == len(per)
         assert row.wins <= sum(r.mean > 0 for _, r in per)
         assert row.losses <= sum(r.mean < 0 for _, r in per)
+
+
+def test_a_restart_reading_reads_its_stop_twin_that_the_study_computes(study_run, tmp_path):
+    # a restart cell's job gets the cell of the same learner with on_degenerate=stop as input
+    # and argument (it copies the repeats that met no degenerate round,
+    # weightboost.experiment.study_cells); a cell whose twin the study does not compute has none
+    import shutil
+
+    workdir, config = study_run
+    copy_dir = tmp_path / "copy"
+    shutil.copytree(workdir, copy_dir, ignore=shutil.ignore_patterns(".snakemake"))
+    config = copy.deepcopy(config)
+    config["sensitivity"]["readings"]["restart"] = {"params": {"on_degenerate": "restart"}}
+    config["sensitivity"]["readings"]["restart_mean"] = {
+        "params": {"on_degenerate": "restart", "normalize": "mean"}}
+    config["replace_results"] = True  # the tables of another config: replaced on purpose
+    dry = run_snakemake(copy_dir, config, "sensitivity", "-n", "-p")
+    assert dry.returncode == 0, dry.stdout[-3000:]
+    jobs = [block for block in dry.stdout.split("\n\n") if "rule sensitivity_cell:" in block]
+    by_cell = {}
+    for block in jobs:
+        output = next(line for line in block.splitlines() if "output:" in line)
+        by_cell[output.split("/")[5]] = block
+    assert set(by_cell) == {"AdaBoost~on_degenerate=restart",
+                            "WeightBoost~on_degenerate=restart",
+                            "WeightBoost~normalize=mean,on_degenerate=restart"}
+    twin = next(p for p in (workdir / "results/cells/sensitivity/breast_cancer/noise0/AdaBoost")
+                .rglob("reps2.csv"))
+    restart = by_cell["AdaBoost~on_degenerate=restart"]
+    assert str(twin.relative_to(workdir)) in restart.split("output:")[0]  # an input
+    assert '"stop_algorithm": "AdaBoost"' in restart
+    mean_twin = by_cell["WeightBoost~normalize=mean,on_degenerate=restart"]
+    # WeightBoost~normalize=mean runs repeat 0 only (constant_mean: repeats 1): still its twin
+    assert '"stop_algorithm": "WeightBoost~normalize=mean"' in mean_twin

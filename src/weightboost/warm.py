@@ -64,7 +64,7 @@ NAME_PREFIX = "weightboost-warm-"   # a socket name: the prefix, its Snakemake's
 LOG_ENV = "WEIGHTBOOST_WARM_LOG"    # the path of its log, set beside it
 JOBS = {                            # job name -> the function that does the job's work
     "uci_cell": "weightboost.experiment.jobs:uci_cell",
-    "sensitivity_cell": "weightboost.experiment.jobs:sensitivity_cell",
+    "sensitivity_cell": "weightboost.experiment.study_cells:sensitivity_cell",
     "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
     "regboost_cell": "weightboost.experiment.jobs:regboost_cell",
     "regboost_semi_cell": "weightboost.experiment.jobs:regboost_semi_cell",

@@ -350,25 +350,33 @@ def cell_protocol():
     return grid_protocol(config)
 
 
-def grid_key(dataset, algorithm):
-    """The key of a UCI grid or sensitivity cell (the sensitivity study's cells are computed by
-    the same code from the same protocol)."""
-    return cell_key("uci", cell_protocol(), learner_spec(algorithm), data_content(dataset))
+def grid_key(dataset, algorithm, kind="uci"):
+    """The key of a UCI grid cell, or (``kind`` "sensitivity") of a sensitivity study cell: the
+    same computation from the same protocol, and the study's cell job's code besides."""
+    return cell_key(kind, cell_protocol(), learner_spec(algorithm), data_content(dataset))
 
 
-def grid_cells(pattern, datasets, noise_levels, algorithms, **wildcards):
+def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildcards):
     """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key."""
-    return [pattern.format(dataset=d, noise=n, algorithm=a, key=grid_key(d, a), **wildcards)
+    return [pattern.format(dataset=d, noise=n, algorithm=a, key=grid_key(d, a, kind),
+                           **wildcards)
             for d in datasets for n in noise_levels for a in algorithms]
 
 
 def grid_cell_arguments(wildcards, input, output):
-    """The job arguments of a UCI grid or sensitivity cell (its wildcards are arguments too)."""
-    check_key(wildcards, grid_key(wildcards.dataset, wildcards.algorithm))
+    """The job arguments of a UCI grid cell (its wildcards are arguments too). (A params
+    function takes no other arguments: Snakemake passes whatever it names.)"""
+    return cell_arguments(wildcards, input, output, "uci", {})
+
+
+def cell_arguments(wildcards, input, output, kind, extra):
+    """The job arguments of a UCI grid or sensitivity cell of table set ``kind``, with
+    ``extra`` ones."""
+    check_key(wildcards, grid_key(wildcards.dataset, wildcards.algorithm, kind))
     where = {k: v for k, v in wildcards.items() if k != "key"}
     return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
                          experiment=cell_protocol(),
-                         pinned=table_pin(wildcards), output=output[0], **where)
+                         pinned=table_pin(wildcards), output=output[0], **where, **extra)
 
 
 def learner_spec(name):

@@ -58,7 +58,8 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                                            "reuters/stage.py", "reuters/text.py"),
                   "regboost": _CELL_CODE + ("boosting/regboost.py", "stumps",
                                             "experiment/regboost_cells.py", "semi_supervised.py"),
-                  "sensitivity": _CELL_CODE}  # the UCI grid's cells under other parameters
+                  # the UCI grid's cells under other parameters, by the study's cell job
+                  "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "cell_archive.py", "errors.py", "fileio.py", "kernel_cache.py",
             "warm.py", "workflow_support.py", "data/__init__.py", "experiment/__init__.py",

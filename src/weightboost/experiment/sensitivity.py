@@ -85,6 +85,16 @@ def cell_name(entry: str, overrides: dict) -> str:
                                         for k, v in sorted(overrides.items()))
 
 
+def stop_twin(name: str) -> str | None:
+    """The cell that cell ``name`` is with ``on_degenerate`` back at its default (stop): what a
+    restart cell equals until its first degenerate round (weightboost.experiment.study_cells);
+    None for a cell that does not restart."""
+    entry, overrides = parse_cell_name(name)
+    if overrides.pop("on_degenerate", None) != "restart":
+        return None
+    return cell_name(entry, overrides)
+
+
 def parse_cell_name(name: str) -> tuple[str, dict]:
     entry, overrides = _parsed_cell_name(name)
     return entry, dict(overrides)

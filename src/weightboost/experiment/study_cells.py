@@ -1,0 +1,84 @@
+"""The sensitivity study's cell job, and the one saving it makes: a repeat of a restart cell
+whose stop twin never stopped is copied from the twin, not computed again.
+
+A booster with ``on_degenerate="restart"`` differs from the same booster with ``"stop"`` only
+at a degenerate round (``weightboost.boosting.rules.outcome``: a tree with ε = 0 or ε ≥ ½):
+every other round keeps its tree under both, with the same coefficient, the same weights
+and, when resampling, the same draws of the same random stream. A stop fit that ran all T
+rounds met no degenerate round, so the restart fit of the same fold is the same fit: the
+same trees, predictions, error and rounds, and no restart. A repeat of the restart cell whose
+twin's every fold ran T rounds is therefore the twin's repeat, under the restart cell's name
+(its timing columns are those of the fits it copies); every other repeat is computed.
+(docs/performance.md, "The sensitivity study": every one of the 20,863 such folds of the
+previous code's study equals its restart fold; the copy saves about two thirds of the restart
+readings' seconds.)
+
+The workflow passes a twin only when the study computes it anyway and its learner entry is
+the restart cell's with ``on_degenerate`` at "stop" (``differs_only_in_restart``); the job
+checks both again before copying anything.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pandas as pd
+
+from weightboost.errors import ConfigError
+from weightboost.experiment.jobs import sensitivity_cell as computed_cell
+from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import write_bytes_atomic
+
+DEFAULT_ON_DEGENERATE = "stop"  # the boosters' default (weightboost.boosting.core)
+
+
+def differs_only_in_restart(spec: dict, stop_spec: dict) -> bool:
+    """Whether learner entry ``spec`` restarts on a degenerate round and is ``stop_spec``
+    otherwise: the same learner, with the same parameters but ``on_degenerate``."""
+    params = dict(spec.get("params") or {})
+    stop_params = dict(stop_spec.get("params") or {})
+    return (params.pop("on_degenerate", DEFAULT_ON_DEGENERATE) == "restart"
+            and stop_params.pop("on_degenerate", DEFAULT_ON_DEGENERATE) == "stop"
+            and {**spec, "params": params} == {**stop_spec, "params": stop_params})
+
+
+def copyable_repeats(stop: pd.DataFrame, folds: int, rounds: int) -> list[int]:
+    """The repeats of a stop cell in which every one of the ``folds`` folds ran ``rounds``
+    rounds: those its restart twin equals."""
+    complete = stop.groupby("repeat").agg(n=("fold", "nunique"), full=("rounds", "min"))
+    return sorted(int(r) for r, row in complete.iterrows()
+                  if row.n == folds and row.full == rounds)
+
+
+def sensitivity_cell(table, dataset, noise, algorithm, spec, repeats, experiment, pinned,
+                     output, stop_cell=None, stop_algorithm=None, stop_spec=None):
+    """Every repeat of one (dataset, noise, cell) of the sensitivity study; with a
+    ``stop_cell`` (the cell of ``stop_algorithm``, entry ``stop_spec``), the repeats it ran
+    without a degenerate round are copied from it."""
+    if stop_cell is None:
+        return computed_cell(table, dataset, noise, algorithm, spec, repeats, experiment,
+                             pinned, output)
+    from weightboost.experiment.learners import make_learner
+    from weightboost.experiment.uci import CELL_COLUMNS, run_cell
+
+    if not differs_only_in_restart(spec, stop_spec):
+        raise ConfigError(f"{stop_algorithm} is not {algorithm} with on_degenerate=stop: its "
+                          "cell cannot stand for the restart cell's repeats")
+    stop = pd.read_csv(stop_cell)  # pandas 3 reads floats round-trip
+    if set(stop.algorithm) != {stop_algorithm} or set(stop.dataset) != {dataset} or \
+            set(stop.noise) != {float(noise)}:
+        raise ConfigError(f"{stop_cell} is not the cell of {stop_algorithm} on {dataset} at "
+                          f"noise {noise}")
+    rounds = make_learner(algorithm, spec, experiment["rounds"]).n_estimators
+    copied = set(copyable_repeats(stop, experiment["folds"], rounds))
+    frames = []
+    for repeat in range(int(repeats)):
+        if repeat in copied:
+            frames.append(stop[stop.repeat == repeat].assign(algorithm=algorithm))
+        else:
+            frames.append(run_cell(table, dataset, float(noise), algorithm, spec, repeat,
+                                   experiment, pinned))
+    print(f"{algorithm}: {len(copied & set(range(int(repeats))))} of {repeats} repeats copied "
+          f"from {stop_cell} (no degenerate round in any fold)", file=sys.stderr)
+    frame = pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
+    write_bytes_atomic(output, to_csv_bytes(frame))
