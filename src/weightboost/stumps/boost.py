@@ -57,8 +57,13 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
                 errors, coefficients, constants
         error = libm.misclassified_weight(p, outputs == signed)
         action = rules.outcome(error, restart, degenerate_run)
+        if action == DISCARD_THEN_RESTART:  # restart from uniform weights without it
+            restarts += 1
+            degenerate_run += 1
+            origin = score.copy()
+            continue
         accepted, coefficient, constant = False, 0.0, 1.0
-        if action != STOP and action != DISCARD_THEN_RESTART:
+        if action != STOP:
             degenerate_run = 0
             if action == KEEP_THEN_RESTART:
                 error = RESTART_ERROR
@@ -67,11 +72,6 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
             if accepted:
                 constant = rules.round_constant(combination, beta, score)
                 accepted = rules.usable_constant(constant)
-        elif action == DISCARD_THEN_RESTART:
-            restarts += 1
-            degenerate_run += 1
-            origin = score.copy()
-            continue
         if not accepted:  # stopped by the stop rule, or declined (coefficient, C_t)
             stopped = True
             if kept == 0:  # keep h_1 as the whole model

@@ -12,7 +12,7 @@ from sklearn.utils.validation import (_check_sample_weight, check_array, check_i
 
 from weightboost.boosting.rules import Rules
 from weightboost.stumps.boost import FALLBACK, boost_stumps
-from weightboost.stumps.search import OBJECTIVES, StumpData, prepare_stumps, scan
+from weightboost.stumps.search import OBJECTIVES, StumpData, offset_scale, prepare_stumps, scan
 
 
 class DecisionStump(ClassifierMixin, BaseEstimator):
@@ -90,7 +90,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             self.feature_, self.threshold_ = -1, np.inf
             self.polarity_ = -1 if total >= 0 else 1  # x_j > inf never holds: output is -s
             self.edge_, self.penalty_ = abs(total) / float(np.sum(weights)), 0.0
-            self.edge_offset_ = 2.0 * float(self.lam) * self.penalty_
+            self.edge_offset_ = offset_scale(self.lam) * self.penalty_
         else:
             self.__dict__.update(_chosen(self.lam, data, [c], [feature], [edge],
                                          [admissible])[0])
@@ -117,7 +117,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         (status, kept, restarts, stopped, single, score, chosen, features, edges, admissible,
          errors, coefficients, constants) = boost_stumps(
             data.order, data.offsets, data.split, data.penalty,
-            np.ascontiguousarray(signed, dtype=np.float64), 2.0 * float(self.lam),
+            np.ascontiguousarray(signed, dtype=np.float64), offset_scale(self.lam),
             self.objective == "R2", n_estimators, restart, *rules)
         if status == FALLBACK:
             return None
@@ -188,7 +188,7 @@ def _chosen(lam, data: StumpData, chosen, features, edges, admissible,
                "threshold_": data.threshold[np.asarray(chosen, dtype=np.int64)].tolist(),
                "polarity_": np.where(edges >= 0, 1, -1).tolist(),
                "edge_": np.abs(edges).tolist(), "penalty_": penalty.tolist(),
-               "edge_offset_": (2.0 * float(lam) * penalty).tolist()}
+               "edge_offset_": (offset_scale(lam) * penalty).tolist()}
     shared = {**(common or {}), "n_candidates_": data.n_candidates}
     names = tuple(columns)
     return [{**shared, **dict(zip(names, values))} for values in zip(*columns.values())]

@@ -282,6 +282,12 @@ def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2)
     return chosen, feature, edge, admissible, outputs
 
 
+def offset_scale(lam) -> float:
+    """2λ: a stump's edge offset θ = 2λ·P(h) per unit of its penalty (Wang & Kégl 2004,
+    Figure 2; docs/algorithms.md §7)."""
+    return 2.0 * float(lam)
+
+
 def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
          objective: str) -> tuple[int, int, float, int, np.ndarray]:
     """The chosen candidate (-1: none, every feature constant), its feature, its edge for
@@ -290,5 +296,5 @@ def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
     c, feature, edge, admissible, outputs = _scan(
         data.order, data.offsets, data.split, data.penalty,
         np.ascontiguousarray(weights, dtype=np.float64),
-        np.ascontiguousarray(labels, dtype=np.float64), 2.0 * float(lam), objective == "R2")
+        np.ascontiguousarray(labels, dtype=np.float64), offset_scale(lam), objective == "R2")
     return int(c), int(feature), float(edge), int(admissible), outputs
