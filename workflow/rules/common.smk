@@ -28,7 +28,8 @@ from weightboost.fileio import sha256_file
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 from weightboost.errors import ReproError
 from weightboost.experiment import regboost as regboost_study
-from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
+from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec, stop_twin
+from weightboost.experiment.study_cells import differs_only_in_restart
 
 try:
     check_config(config)
@@ -377,6 +378,37 @@ def cell_arguments(wildcards, input, output, kind, extra):
     return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
                          experiment=cell_protocol(),
                          pinned=table_pin(wildcards), output=output[0], **where, **extra)
+
+
+# -- the sensitivity study's cells (workflow/rules/sensitivity.smk) ----------------------------
+def study_twin(wildcards):
+    """The stop twin of a restart cell, when the study computes it too and its entry is
+    the restart cell's with on_degenerate=stop: the restart cell copies the twin's
+    repeats that met no degenerate round (weightboost.experiment.study_cells)."""
+    twin = stop_twin(wildcards.algorithm)
+    repeats = SENSITIVITY_JOBS.get((wildcards.noise, twin))
+    if repeats is None or not differs_only_in_restart(learner_spec(wildcards.algorithm),
+                                                      learner_spec(twin)):
+        return None
+    return twin, SENSITIVITY_CELL.format(
+        dataset=wildcards.dataset, noise=wildcards.noise, algorithm=twin,
+        key=grid_key(wildcards.dataset, twin, "sensitivity"), repeats=repeats)
+
+
+def study_cell_inputs(wildcards):
+    """A study cell's inputs: its table, and a restart cell's stop twin (``study_twin``)."""
+    twin = study_twin(wildcards)
+    return {**study_table("experiment.folds", EXPERIMENT["folds"])(wildcards),
+            **({"stop_cell": twin[1]} if twin else {})}
+
+
+def study_cell_arguments(wildcards, input, output):
+    """A study cell's job arguments: a grid cell's, keyed as the study's, and a restart cell's
+    twin (its path, name and entry)."""
+    twin = study_twin(wildcards)
+    extra = ({"stop_cell": twin[1], "stop_algorithm": twin[0],
+              "stop_spec": learner_spec(twin[0])} if twin else {})
+    return cell_arguments(wildcards, input, output, "sensitivity", extra)
 
 
 def learner_spec(name):

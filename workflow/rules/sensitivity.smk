@@ -7,8 +7,7 @@ import pandas as pd
 
 from weightboost.experiment.sensitivity import (PLAN_COLUMNS, REUTERS_PLAN_COLUMNS, cell_jobs,
                                                plan as sensitivity_plan, reuters_plan,
-                                               reuters_source, stop_twin, study_section)
-from weightboost.experiment.study_cells import differs_only_in_restart
+                                               reuters_source, study_section)
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
 # the table sets the sensitivity report reads: the study's, and its Reuters table when it reruns
@@ -32,30 +31,6 @@ if SENSITIVITY:
         path for (noise, cell), repeats in SENSITIVITY_JOBS.items()
         for path in grid_cells(SENSITIVITY_CELL, SENSITIVITY["datasets"], [noise], [cell],
                                kind="sensitivity", repeats=repeats)]
-
-    def study_twin(wildcards):
-        """The stop twin of a restart cell, when the study computes it too and its entry is
-        the restart cell's with on_degenerate=stop: the restart cell copies the twin's
-        repeats that met no degenerate round (weightboost.experiment.study_cells)."""
-        twin = stop_twin(wildcards.algorithm)
-        repeats = SENSITIVITY_JOBS.get((wildcards.noise, twin))
-        if repeats is None or not differs_only_in_restart(learner_spec(wildcards.algorithm),
-                                                          learner_spec(twin)):
-            return None
-        return twin, SENSITIVITY_CELL.format(
-            dataset=wildcards.dataset, noise=wildcards.noise, algorithm=twin,
-            key=grid_key(wildcards.dataset, twin, "sensitivity"), repeats=repeats)
-
-    def study_cell_inputs(wildcards):
-        twin = study_twin(wildcards)
-        return {**study_table("experiment.folds", EXPERIMENT["folds"])(wildcards),
-                **({"stop_cell": twin[1]} if twin else {})}
-
-    def study_cell_arguments(wildcards, input, output):
-        twin = study_twin(wildcards)
-        extra = ({"stop_cell": twin[1], "stop_algorithm": twin[0],
-                  "stop_spec": learner_spec(twin[0])} if twin else {})
-        return cell_arguments(wildcards, input, output, "sensitivity", extra)
 
     rule sensitivity_cell:
         input:
