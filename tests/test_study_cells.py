@@ -97,12 +97,8 @@ def restart_arguments(stop_job, tmp_path, stop_cell, name):
             "stop_algorithm": "AdaBoost", "stop_spec": stop_job["spec"]}
 
 
-def read(path):
-    return pd.read_csv(path)
-
-
 def test_a_restart_cell_copies_exactly_the_repeats_its_computation_equals(stop_job, tmp_path):
-    stop = read(stop_job["output"])
+    stop = pd.read_csv(stop_job["output"])
     assert copyable_repeats(stop, folds=3, rounds=4) == [0]
     # the twin's repeat 1 (stopped early) given wrong errors: a copy of it would show
     altered = stop.copy()
@@ -110,11 +106,11 @@ def test_a_restart_cell_copies_exactly_the_repeats_its_computation_equals(stop_j
     twin = tmp_path / "twin.csv"
     twin.write_text(altered.to_csv(index=False, lineterminator="\n"))
     study_cells.sensitivity_cell(**restart_arguments(stop_job, tmp_path, str(twin), "a.csv"))
-    direct = {**restart_arguments(stop_job, tmp_path, None, "b.csv")}
-    for key in ("stop_cell", "stop_algorithm", "stop_spec"):
-        direct.pop(key)
+    direct = {key: value for key, value in restart_arguments(stop_job, tmp_path, None,
+                                                             "b.csv").items()
+              if not key.startswith("stop_")}
     study_cells.sensitivity_cell(**direct)  # no twin: the whole cell computed
-    reused, computed = read(tmp_path / "a.csv"), read(tmp_path / "b.csv")
+    reused, computed = pd.read_csv(tmp_path / "a.csv"), pd.read_csv(tmp_path / "b.csv")
     assert list(reused.columns) == list(computed.columns)
     values = [c for c in computed.columns if c not in TIMING_COLUMNS]
     pd.testing.assert_frame_equal(reused[values], computed[values])
