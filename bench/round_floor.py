@@ -37,16 +37,16 @@ DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")
 
 
 @njit
-def compiled_rounds(order, offsets, split, penalty, signed, rounds, lam):
+def compiled_rounds(scan_arrays, signed, rounds, lam):
     """``rounds`` RegBoost rounds (R1) compiled whole: the rounds run and the training score."""
     n = signed.shape[0]
     score = np.zeros(n)
     p = np.full(n, 1.0 / n)
     for t in range(rounds):
-        c, feature, edge, admissible, outputs = _scan(order, offsets, split, penalty, n * p,
-                                                      signed, 2.0 * lam, False)
+        c, feature, edge, admissible, outputs = _scan(*scan_arrays, n * p, signed, 2.0 * lam,
+                                                      False)
         error = libm.misclassified_weight(p, outputs == signed)
-        theta = 2.0 * lam * penalty[c]
+        theta = 2.0 * lam * scan_arrays[3][c]  # the candidates' penalties
         if error <= 1e-12 or error >= 0.5 or theta >= 1.0:
             return t, score
         alpha = 0.5 * math.log((1.0 - error) / error) - 0.5 * math.log((1.0 + theta)
@@ -60,10 +60,10 @@ def compiled_rounds(order, offsets, split, penalty, signed, rounds, lam):
 
 
 @njit
-def scans(order, offsets, split, penalty, signed, rounds, weights):
+def scans(scan_arrays, signed, rounds, weights):
     chosen = 0
     for _ in range(rounds):
-        chosen += _scan(order, offsets, split, penalty, weights, signed, 0.2, False)[0]
+        chosen += _scan(*scan_arrays, weights, signed, 0.2, False)[0]
     return chosen
 
 
@@ -91,7 +91,7 @@ def main():
         data, y_rows = training_fold(name, args.data, args.share, rng)
         n = len(y_rows)
         signed = np.where(y_rows == np.unique(y_rows)[1], 1.0, -1.0)  # RegBoost's classes_[1]
-        arrays = (data.order, data.offsets, data.split, data.penalty, signed)
+        arrays = (data.scan_arrays, signed)
         compiled_rounds(*arrays, 3, 0.1)  # compile outside the timing
         scans(*arrays, 3, np.ones(n))
         distributions(np.zeros(n), 3)

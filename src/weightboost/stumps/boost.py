@@ -25,9 +25,9 @@ FALLBACK = -1  # a round found no threshold: the Python driver fits the constant
 
 
 @njit(cache=True)
-def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n_estimators,
-                 restart, weights, beta, coefficient_rule, step, combination):
-    """Boost stumps on the prepared candidates (``StumpData``'s arrays) with labels ``signed``
+def boost_stumps(scan_arrays, signed, offset_scale, use_r2, n_estimators, restart, weights,
+                 beta, coefficient_rule, step, combination):
+    """Boost stumps on the prepared candidates (``StumpData.scan_arrays``) with labels ``signed``
     in {-1, 1}; the stumps' edge offset is ``offset_scale``·penalty, ``use_r2`` their
     objective; ``restart`` the loop's ``on_degenerate="restart"``; the rest a ``Rules``.
 
@@ -35,6 +35,7 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
     model, training scores, and per kept round: candidate, feature, edge, admissible
     candidates, weighted error, coefficient, round constant); status is 0, or FALLBACK."""
     n = signed.shape[0]
+    penalty = scan_arrays[3]  # the candidates' P(h), StumpData.scan_arrays
     chosen = np.empty(n_estimators, dtype=np.int64)
     features = np.empty(n_estimators, dtype=np.int64)
     edges = np.empty(n_estimators)
@@ -50,8 +51,8 @@ def boost_stumps(order, offsets, split, penalty, signed, offset_scale, use_r2, n
         relative = score - origin
         margin = signed * relative
         p = libm.distribution(rules.weight_log(weights, beta, margin, relative))
-        c, feature, edge, n_admissible, outputs = _scan(order, offsets, split, penalty, n * p,
-                                                        signed, offset_scale, use_r2)
+        c, feature, edge, n_admissible, outputs = _scan(*scan_arrays, n * p, signed,
+                                                        offset_scale, use_r2)
         if c < 0:
             return FALLBACK, 0, 0, False, False, score, chosen, features, edges, admissible, \
                 errors, coefficients, constants

@@ -116,9 +116,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         Python driver would leave them, or None when the Python driver must run."""
         (status, kept, restarts, stopped, single, score, chosen, features, edges, admissible,
          errors, coefficients, constants) = boost_stumps(
-            data.order, data.offsets, data.split, data.penalty,
-            np.ascontiguousarray(signed, dtype=np.float64), offset_scale(self.lam),
-            self.objective == "R2", n_estimators, restart, *rules)
+            data.scan_arrays, np.ascontiguousarray(signed, dtype=np.float64),
+            offset_scale(self.lam), self.objective == "R2", n_estimators, restart, *rules)
         if status == FALLBACK:
             return None
         common = {**self.get_params(deep=False), "classes_": np.array([-1.0, 1.0]),

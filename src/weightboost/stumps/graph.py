@@ -3,8 +3,9 @@
 * The graph G = (V, E) has the training points (labelled and unlabelled) as vertices and an
   edge between x_i and x_j when either is among the other's k nearest neighbours (Euclidean
   distance; W_ij ∈ {0, 1}, the paper's choice). Distances are computed exactly, feature by
-  feature, and neighbours ranked by a stable sort: ties (duplicated points) go to the lower
-  index, so the graph does not depend on a BLAS or on a tree search's visiting order.
+  feature, and neighbours ranked as a stable sort ranks them: ties (duplicated points) go to
+  the lower index, so the graph does not depend on a BLAS or on a tree search's visiting
+  order.
 * ``graph_scaling="zscore"`` computes the distances on features standardised over the graph's
   points (a feature of constant value is left at zero); ``"raw"`` on the values as given.
 * P_L(h) = (1 / 2|W|) Σ_{i<j} (h(x_i) - h(x_j))² W_ij (§3, |W| = Σ_ij W_ij = 2|E|): for
@@ -18,6 +19,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 SCALINGS = ("raw", "zscore")
 
@@ -39,16 +41,43 @@ def knn_edges(X: np.ndarray, n_neighbors: int, scaling: str = "raw") -> np.ndarr
     if n_neighbors >= n:
         raise ValueError(f"n_neighbors={n_neighbors} must be smaller than the number of "
                          f"points in the graph ({n})")
-    Z = scaled(np.asarray(X, dtype=np.float64), scaling)
-    distances = np.zeros((n, n))
-    for column in Z.T:
-        distances += (column[:, None] - column[None, :]) ** 2
-    np.fill_diagonal(distances, np.inf)  # a point is not its own neighbour
-    neighbours = np.argsort(distances, axis=1, kind="stable")[:, :n_neighbors]
+    Z = np.ascontiguousarray(scaled(np.asarray(X, dtype=np.float64), scaling))
+    neighbours = _nearest(Z, int(n_neighbors))
     i = np.repeat(np.arange(n), n_neighbors)
     j = neighbours.ravel()
     pairs = np.unique(np.minimum(i, j) * n + np.maximum(i, j))
     return np.stack([pairs // n, pairs % n], axis=1)
+
+
+@njit(cache=True)
+def _nearest(Z, k):
+    """Row i: the k nearest other points of point i, nearest first, a tie to the lower index
+    (the first k of a stable sort of the row of squared distances). A squared distance is the
+    sum over features, in order, of (z_if - z_jf)²; the k best so far are kept in order and
+    a point enters only when strictly nearer than the k-th (O(n²(d + k)), no n × n matrix)."""
+    n, d = Z.shape
+    out = np.empty((n, k), dtype=np.int64)
+    best = np.empty(k)
+    for i in range(n):
+        filled = 0
+        for j in range(n):
+            if j == i:
+                continue
+            distance = 0.0
+            for f in range(d):
+                step = Z[i, f] - Z[j, f]
+                distance += step * step
+            if filled == k and not distance < best[k - 1]:
+                continue
+            m = filled if filled < k else k - 1  # the slot it takes, then moved up
+            while m > 0 and distance < best[m - 1]:
+                best[m] = best[m - 1]
+                out[i, m] = out[i, m - 1]
+                m -= 1
+            best[m] = distance
+            out[i, m] = j
+            filled = min(filled + 1, k)
+    return out
 
 
 def cut_counts(ranks: np.ndarray, n_values: int, edges: np.ndarray) -> np.ndarray:

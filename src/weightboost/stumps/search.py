@@ -10,6 +10,15 @@ penalty P_L of every candidate (weightboost.stumps.graph); a round then costs on
 O(N·d) scan (``_scan``) whatever the penalty, which also returns the chosen stump's outputs
 on the training points.
 
+The scan reads a feature's candidates in one of two layouts, chosen per feature when the
+data are prepared, with the same score and the same choice (tests/test_regboost.py): a
+feature with few candidates for its points (a discrete one) is read candidate by candidate,
+its largest score kept as it goes; one with many (a continuous one) position by position in
+sorted order, its penalties laid out by position (NaN where no threshold lies, so that no
+comparison counts it), in a pass of two counts (admissible, above the best so far) that the
+compiler vectorises, where a running maximum would not be; only a feature whose count
+above the best is not zero is then read for its maximum (about ln d features of d).
+
 The scan chooses, with weights w (normalised to sum 1) and labels y ∈ {-1, 1}:
 
 * ``objective="R1"`` (Wang & Kégl eq 1): the candidate maximising |γ| - θ, where the edge is
@@ -38,6 +47,9 @@ from weightboost.prepared import PreparedData
 from weightboost.stumps.graph import cut_counts, knn_edges, scaled
 
 OBJECTIVES = ("R1", "R2")
+# a feature is scanned by position when its candidates are at least a third of its points: a
+# vectorised position costs about a third of a candidate read one by one (docs/performance.md)
+BY_POSITION_SHARE = 3
 
 
 @dataclass(frozen=True)
@@ -47,7 +59,9 @@ class StumpData(PreparedData):
     ``X`` holds the labelled rows first, then the unlabelled ones (``n_labelled`` of them
     labelled); ``order[j]`` sorts column j; candidate c of feature j (``offsets[j] <= c <
     offsets[j+1]``) has ``threshold[c]``, splits the sorted order after position ``split[c]``,
-    and cuts the share ``penalty[c]`` of the graph's ``n_edges`` edges (0 without a graph)."""
+    and cuts the share ``penalty[c]`` of the graph's ``n_edges`` edges (0 without a graph).
+    A feature with ``by_position[j]`` is scanned by position, with ``position_penalty[j, p]``
+    the penalty of the candidate after sorted position p (NaN where there is none)."""
 
     X: np.ndarray
     n_labelled: int
@@ -57,6 +71,8 @@ class StumpData(PreparedData):
     threshold: np.ndarray
     penalty: np.ndarray
     n_edges: int
+    by_position: np.ndarray
+    position_penalty: np.ndarray
 
     @property
     def shape(self):
@@ -65,6 +81,12 @@ class StumpData(PreparedData):
     @property
     def n_candidates(self) -> int:
         return int(self.offsets[-1])
+
+    @property
+    def scan_arrays(self) -> tuple:
+        """The arrays ``_scan`` reads, in its order."""
+        return (self.order, self.offsets, self.split, self.penalty, self.by_position,
+                self.position_penalty)
 
     def candidate(self, feature: int, threshold: float) -> int:
         """The index of a candidate (for tests and records)."""
@@ -119,37 +141,39 @@ def prepare_stumps(X, unlabeled=None, n_neighbors: int | None = None,
         else:
             penalties.append(np.zeros(len(positions)))
         offsets[j + 1] = offsets[j] + len(positions)
-    return StumpData(X=X, n_labelled=n_labelled, order=order, offsets=offsets,
-                     split=np.concatenate(splits).astype(np.int64),
-                     threshold=np.concatenate(thresholds).astype(np.float64),
-                     penalty=np.concatenate(penalties).astype(np.float64),
-                     n_edges=len(edges))
+    split = np.concatenate(splits).astype(np.int64)
+    penalty = np.concatenate(penalties).astype(np.float64)
+    by_position = BY_POSITION_SHARE * np.diff(offsets) >= n
+    position_penalty = np.full((d, n), np.nan)
+    for j, (lo, hi) in enumerate(zip(offsets[:-1], offsets[1:])):
+        position_penalty[j, split[lo:hi]] = penalty[lo:hi]
+    return StumpData(X=X, n_labelled=n_labelled, order=order, offsets=offsets, split=split,
+                     threshold=np.concatenate(thresholds).astype(np.float64), penalty=penalty,
+                     n_edges=len(edges), by_position=by_position,
+                     position_penalty=position_penalty)
 
 
 @njit(cache=True)
-def _prefix_sums(order, wy, first, width, prefix):
+def _prefix_sums(order, wy, first, prefix):
     """prefix[k, p]: the sum of ``wy`` over the first p + 1 points of feature first + k in
-    sorted order, for ``width`` (4 or 1) features. Four features share one pass, so that four
-    independent additions are in flight instead of one chain (same order per feature)."""
+    sorted order, for the four features from ``first`` (past the last feature, rows repeat
+    it). Four features share one pass, so that four independent additions are in flight
+    instead of one chain (same order per feature): a last block of one to three features
+    costs what a block of four does, not one pass per feature."""
     n = order.shape[1]
-    if width == 4:
-        r0, r1, r2, r3 = order[first], order[first + 1], order[first + 2], order[first + 3]
-        a0 = a1 = a2 = a3 = 0.0
-        for p in range(n):
-            a0 += wy[unsigned(r0[p])]
-            a1 += wy[unsigned(r1[p])]
-            a2 += wy[unsigned(r2[p])]
-            a3 += wy[unsigned(r3[p])]
-            prefix[0, p] = a0
-            prefix[1, p] = a1
-            prefix[2, p] = a2
-            prefix[3, p] = a3
-    else:
-        row = order[first]
-        acc = 0.0
-        for p in range(n):
-            acc += wy[unsigned(row[p])]
-            prefix[0, p] = acc
+    last = order.shape[0] - 1
+    r0, r1 = order[first], order[min(first + 1, last)]
+    r2, r3 = order[min(first + 2, last)], order[min(first + 3, last)]
+    a0 = a1 = a2 = a3 = 0.0
+    for p in range(n):
+        a0 += wy[unsigned(r0[p])]
+        a1 += wy[unsigned(r1[p])]
+        a2 += wy[unsigned(r2[p])]
+        a3 += wy[unsigned(r3[p])]
+        prefix[0, p] = a0
+        prefix[1, p] = a1
+        prefix[2, p] = a2
+        prefix[3, p] = a3
 
 
 @njit(cache=True)
@@ -162,11 +186,30 @@ def _log_r2(a, theta):
 
 
 @njit(cache=True, inline="always")
+def _score(total, prefix, penalty, offset_scale):
+    """(edge γ of polarity +1, R1 score |γ| - θ) of the candidate whose left side sums to
+    ``prefix``, of penalty ``penalty``."""
+    edge = total - 2.0 * prefix
+    return edge, abs(edge) - offset_scale * penalty
+
+
+@njit(cache=True, inline="always")
 def _candidate_score(total, row, split, penalty, offset_scale, c):
-    """(edge γ of polarity +1, R1 score |γ| - θ) of candidate c, from its feature's prefix
-    sums."""
-    edge = total - 2.0 * row[unsigned(split[c])]
-    return edge, abs(edge) - offset_scale * penalty[c]
+    """``_score`` of candidate c, from its feature's prefix sums."""
+    return _score(total, row[unsigned(split[c])], penalty[c], offset_scale)
+
+
+@njit(cache=True)
+def _position_counts(total, row, position_penalty, offset_scale, bar):
+    """(how many of a feature's candidates are admissible, how many score above ``bar``), read
+    by position: a NaN penalty (no candidate) makes a NaN score, which no comparison counts."""
+    admissible = 0
+    above = 0
+    for p in range(row.shape[0]):
+        score = _score(total, row[p], position_penalty[p], offset_scale)[1]
+        admissible += score > 0.0
+        above += score > bar
+    return admissible, above
 
 
 @njit(cache=True)
@@ -222,34 +265,44 @@ def _r2_choice(edges, penalty, offset_scale, prune):
 
 
 @njit(cache=True)
-def _scan(order, offsets, split, penalty, weights, labels, offset_scale, use_r2):
+def _scan(order, offsets, split, penalty, by_position, position_penalty, weights, labels,
+          offset_scale, use_r2):
     """(chosen candidate or -1, its feature, its edge γ of polarity +1, admissible count, the
     chosen stump's outputs on the labelled points) for the ``weights`` of the labelled points;
     θ_c = offset_scale · penalty[c]. The prefix sums of w·y in sorted order, four features at
-    a time; then per feature the largest score and, only when it beats the best so far, the
-    first candidate that has it (so the first maximum in candidate order wins a tie, as a
-    single pass would choose); the edges are kept only for R2's second pass."""
+    a time; then per feature the largest score (by position: only when some score beats the
+    best so far) and, only when it beats the best so far, the first candidate that has it (so
+    the first maximum in candidate order wins a tie, as a single pass would choose); the
+    edges are kept only for R2's second pass."""
     d, n = order.shape
     n_labelled = weights.shape[0]
     wy = np.zeros(n)
     total_weight = 0.0
     for i in range(n_labelled):
         total_weight += weights[i]
+    for i in range(n_labelled):  # apart from the sum below, so that it is vectorised
+        wy[i] = weights[i] * labels[i] / total_weight
     total = 0.0
     for i in range(n_labelled):
-        wy[i] = weights[i] * labels[i] / total_weight
         total += wy[i]
     edges = np.empty(split.shape[0] if use_r2 else 0)
     prefix = np.empty((4, n))
     chosen, chosen_edge, best_score, admissible = -1, 0.0, -np.inf, 0
     first = 0
     while first < d:
-        width = 4 if d - first >= 4 else 1
-        _prefix_sums(order, wy, first, width, prefix)
+        width = min(4, d - first)
+        _prefix_sums(order, wy, first, prefix)
         for k in range(width):
             row = prefix[k]
             lo, hi = offsets[first + k], offsets[first + k + 1]
-            top, count = _feature_maximum(total, row, split, penalty, offset_scale, lo, hi)
+            if by_position[first + k]:
+                count, above = _position_counts(total, row, position_penalty[first + k],
+                                                offset_scale, best_score)
+                top = -np.inf
+                if above:
+                    top = _feature_maximum(total, row, split, penalty, offset_scale, lo, hi)[0]
+            else:
+                top, count = _feature_maximum(total, row, split, penalty, offset_scale, lo, hi)
             admissible += count
             if top > best_score:
                 for c in range(lo, hi):
@@ -294,7 +347,6 @@ def scan(data: StumpData, weights: np.ndarray, labels: np.ndarray, lam: float,
     polarity +1, the number of admissible candidates and the chosen stump's outputs on the
     labelled points (undefined when none was chosen)."""
     c, feature, edge, admissible, outputs = _scan(
-        data.order, data.offsets, data.split, data.penalty,
-        np.ascontiguousarray(weights, dtype=np.float64),
+        *data.scan_arrays, np.ascontiguousarray(weights, dtype=np.float64),
         np.ascontiguousarray(labels, dtype=np.float64), offset_scale(lam), objective == "R2")
     return int(c), int(feature), float(edge), int(admissible), outputs
