@@ -47,13 +47,21 @@ def timed(call):
     return time.perf_counter() - start, result
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def fold_arguments(doc: str, repeats: int, **extra) -> argparse.Namespace:
+    """The command line of the benchmarks that time inner training folds (``training_fold``):
+    --data, --share, --repeats, --seed, and the ``extra`` integer options with their defaults."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--data", default="data/processed/uci")
     parser.add_argument("--share", type=float, default=0.72)
-    parser.add_argument("--repeats", type=int, default=3)
+    for name, default in extra.items():
+        parser.add_argument(f"--{name}", type=int, default=default)
+    parser.add_argument("--repeats", type=int, default=repeats)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = fold_arguments(__doc__, repeats=3)
     rng = np.random.default_rng(args.seed)
     RegBoost(n_estimators=3).fit(rng.normal(size=(30, 3)), np.arange(30) % 2)  # compile
     for name in DATASETS:

@@ -21,13 +21,13 @@ Prints µs per round (best of ``--repeats``) and the ratio loop / compiled.
 
 from __future__ import annotations
 
-import argparse
 import math
 
 import numpy as np
 from numba import njit
 
-from regboost_rounds import best, timed, training_fold  # bench/, beside this script
+# bench/, beside this script
+from regboost_rounds import best, fold_arguments, timed, training_fold
 from weightboost.boosting import libm
 from weightboost.boosting.regboost import RegBoost
 from weightboost.boosting.rules import offset_term
@@ -76,13 +76,7 @@ def distributions(log_w, rounds):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default="data/processed/uci")
-    parser.add_argument("--share", type=float, default=0.72)
-    parser.add_argument("--rounds", type=int, default=1000)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = fold_arguments(__doc__, repeats=5, rounds=1000)
     rng = np.random.default_rng(args.seed)
     assert offset_term(0.0) == 0.0
     print(f"{'dataset':>14}{'n':>5}{'rounds':>8}{'loop µs':>9}{'compiled':>10}{'scan':>7}"

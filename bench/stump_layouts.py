@@ -14,12 +14,12 @@ sorted positions, and µs per scan for each layout. The three choose alike, bit 
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import replace
 
 import numpy as np
 
-from regboost_rounds import best, timed, training_fold  # bench/, beside this script
+# bench/, beside this script
+from regboost_rounds import best, fold_arguments, timed, training_fold
 from round_floor import DATASETS, scans
 from weightboost.stumps.search import scan
 
@@ -27,12 +27,7 @@ SCANS = 1000
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default="data/processed/uci")
-    parser.add_argument("--share", type=float, default=0.72)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = fold_arguments(__doc__, repeats=5)
     rng = np.random.default_rng(args.seed)
     print(f"{'dataset':>14}{'by position':>13}{'candidates':>12}{'positions':>11}"
           f"{'µs candidates':>15}{'µs positions':>14}{'µs prepared':>13}")
