@@ -61,6 +61,28 @@ def test_knn_graph_equals_a_brute_force_loop_and_is_symmetric():
     assert degree.min() >= 5  # every point keeps its own k neighbours
 
 
+@pytest.mark.parametrize("scaling", ["raw", "zscore"])
+def test_knn_graph_keeps_the_stable_sorts_neighbours_under_ties(scaling):
+    # the compiled selection of each point's k nearest (stumps.graph._nearest) against the
+    # definition: the first k of a stable argsort of the point's row of squared distances
+    # (feature by feature, in order), on sets with many equal distances and duplicated points
+    from weightboost.stumps.graph import scaled
+
+    rng = np.random.default_rng(13)
+    for trial in range(60):
+        n, d = int(rng.integers(3, 50)), int(rng.integers(1, 4))
+        X = rng.integers(0, int(rng.integers(1, 4)), size=(n, d)).astype(float)
+        k = int(rng.integers(1, n))
+        Z = scaled(X, scaling)
+        distances = np.zeros((n, n))
+        for column in Z.T:
+            distances += (column[:, None] - column[None, :]) ** 2
+        np.fill_diagonal(distances, np.inf)
+        nearest = np.argsort(distances, axis=1, kind="stable")[:, :k]
+        pairs = {(min(i, j), max(i, j)) for i in range(n) for j in nearest[i]}
+        assert [tuple(e) for e in knn_edges(X, k, scaling)] == sorted(pairs), trial
+
+
 def test_k_at_least_the_number_of_points_is_refused():
     X, y = problem(2, n=8)
     with pytest.raises(ValueError, match="n_neighbors=8 must be smaller than the number of "
