@@ -37,6 +37,11 @@ def training_fold(name, data_dir, share, rng):
     return prepare_stumps(X[rows], None, 8, "raw"), y[rows]
 
 
+def signed_labels(y):
+    """The labels as -1/+1, +1 for the larger class label (RegBoost's ``classes_[1]``)."""
+    return np.where(y == np.unique(y)[1], 1.0, -1.0)
+
+
 def best(seconds_of, repeats):
     return min(seconds_of() for _ in range(repeats))
 

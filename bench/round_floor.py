@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 # bench/, beside this script
-from regboost_rounds import best, fold_arguments, timed, training_fold
+from regboost_rounds import best, fold_arguments, signed_labels, timed, training_fold
 from weightboost.boosting import libm
 from weightboost.boosting.regboost import RegBoost
 from weightboost.boosting.rules import offset_term
@@ -84,7 +84,7 @@ def main():
     for name in DATASETS:
         data, y_rows = training_fold(name, args.data, args.share, rng)
         n = len(y_rows)
-        signed = np.where(y_rows == np.unique(y_rows)[1], 1.0, -1.0)  # RegBoost's classes_[1]
+        signed = signed_labels(y_rows)
         arrays = (data.scan_arrays, signed)
         compiled_rounds(*arrays, 3, 0.1)  # compile outside the timing
         scans(*arrays, 3, np.ones(n))

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 # bench/, beside this script
-from regboost_rounds import best, fold_arguments, timed, training_fold
+from regboost_rounds import best, fold_arguments, signed_labels, timed, training_fold
 from round_floor import DATASETS, scans
 from weightboost.stumps.search import scan
 
@@ -33,7 +33,7 @@ def main():
           f"{'µs candidates':>15}{'µs positions':>14}{'µs prepared':>13}")
     for name in DATASETS:
         data, y_rows = training_fold(name, args.data, args.share, rng)
-        signed = np.where(y_rows == np.unique(y_rows)[1], 1.0, -1.0)
+        signed = signed_labels(y_rows)
         d = data.X.shape[1]
         layouts = [replace(data, by_position=np.zeros(d, dtype=bool)),
                    replace(data, by_position=np.ones(d, dtype=bool)), data]
