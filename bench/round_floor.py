@@ -31,7 +31,7 @@ from regboost_rounds import best, fold_arguments, signed_labels, timed, training
 from weightboost.boosting import libm
 from weightboost.boosting.regboost import RegBoost
 from weightboost.boosting.rules import offset_term
-from weightboost.stumps.search import _scan
+from weightboost.stumps.search import SCAN_PENALTY, _scan
 
 DATASETS = ("ionosphere", "breast_cancer", "sonar", "pima")
 
@@ -46,7 +46,7 @@ def compiled_rounds(scan_arrays, signed, rounds, lam):
         c, feature, edge, admissible, outputs = _scan(*scan_arrays, n * p, signed, 2.0 * lam,
                                                       False)
         error = libm.misclassified_weight(p, outputs == signed)
-        theta = 2.0 * lam * scan_arrays[3][c]  # the candidates' penalties
+        theta = 2.0 * lam * scan_arrays[SCAN_PENALTY][c]
         if error <= 1e-12 or error >= 0.5 or theta >= 1.0:
             return t, score
         alpha = 0.5 * math.log((1.0 - error) / error) - 0.5 * math.log((1.0 + theta)

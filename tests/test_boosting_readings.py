@@ -36,6 +36,56 @@ def test_take_rows_is_prepare_of_the_drawn_rows():
     assert data.missing[0] and not take_rows(data, complete).missing[0]
 
 
+def _draw_data(kind, rng):
+    """Data for the draw test: numeric with ties, mixed, all nominal with many values (J48's
+    many-valued rule counts instances), sparse (zeros not stored)."""
+    n = 160
+    if kind == "all_nominal":  # 30 values: < 0.3 of the draw, often >= 0.3 of its distinct rows
+        many = rng.integers(0, 30, n)
+        y = (many % 3 == 0) ^ (rng.random(n) < 0.1)
+        few = np.where(rng.random(n) < 0.65, y, rng.integers(0, 3, n))
+        return np.column_stack([many, few]).astype(float), y, [0, 1]
+    X = np.round(rng.normal(size=(n, 4)), 1)
+    if kind == "sparse":
+        import scipy.sparse as sp
+
+        X[rng.random(X.shape) < 0.6] = 0.0
+        return sp.csr_matrix(X), (X[:, 0] + X[:, 1] > 0) ^ (rng.random(n) < 0.2), None
+    if kind == "mixed":
+        X[:, 3] = rng.integers(0, 4, n)
+    y = (X[:, 0] + 0.5 * X[:, 1] ** 2 > 0.4) ^ (rng.random(n) < 0.2)
+    return X, y, [3] if kind == "mixed" else None
+
+
+@pytest.mark.parametrize("kind", ["numeric", "mixed", "all_nominal", "sparse"])
+def test_a_draw_fitted_as_its_distinct_rows_by_copies_is_the_tree_of_its_copies(kind):
+    # A resampling round fits the drawn rows once each, weighted by their copies, and counts
+    # the copies as instances (GrowSettings.draw_size): the tree of the draw with its copies,
+    # to the last bit. Counting the distinct rows as the instances instead (the weights alone)
+    # changes J48's "2·minSplit known instances" and many-valued rules, and some trees.
+    rng = np.random.default_rng(7)
+    X, y, nominal = _draw_data(kind, rng)
+    signed = np.where(y, 1.0, -1.0)
+    data = C45(nominal_features=nominal)._prepare_fit_input(X)
+    labels = (np.array([-1.0, 1.0]), (signed > 0).astype(np.int64))
+    n, moved = len(signed), 0
+    for seed in range(40):
+        p = rng.gamma(0.3 if seed % 2 else 2.0, size=n)
+        p /= p.sum()
+        copies = np.random.RandomState(seed).multinomial(n, p)
+        rows = np.repeat(np.arange(n), copies)
+        of_copies = C45().fit(take_rows(data, rows), signed[rows])
+        by_copies = C45()._fit_round(data, signed, labels, p, np.random.RandomState(seed))
+        for field in ("node_int", "node_float", "empty", "dist"):
+            np.testing.assert_array_equal(getattr(by_copies.tree_, field),
+                                          getattr(of_copies.tree_, field), err_msg=field)
+        distinct = np.flatnonzero(copies)
+        rows_as_instances = C45()._fit_checked(take_rows(data, distinct), labels[0],
+                                               labels[1][distinct], copies[distinct] * 1.0)
+        moved += not np.array_equal(rows_as_instances.tree_.node_int, of_copies.tree_.node_int)
+    assert moved > 0  # the draws reach the rules that count instances
+
+
 @pytest.mark.parametrize("cls", BOOSTERS)
 def test_resampling_is_deterministic_given_the_seed(cls):
     X, y = noisy(3, noise=0.1)

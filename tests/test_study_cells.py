@@ -63,6 +63,14 @@ def test_only_a_restart_of_the_same_entry_has_a_stop_twin():
                                        {"learner": "AdaBoost", "params": {"beta": 1}})
 
 
+def test_the_default_the_twin_rule_assumes_is_every_boosters_default():
+    import inspect
+
+    for cls in BOOSTERS:
+        default = inspect.signature(cls).parameters["on_degenerate"].default
+        assert default == study_cells.DEFAULT_ON_DEGENERATE, cls
+
+
 def test_copyable_repeats_need_every_fold_at_every_round():
     stop = pd.DataFrame({"repeat": [0, 0, 1, 1, 2], "fold": [0, 1, 0, 1, 0],
                          "rounds": [5, 5, 5, 4, 5]})

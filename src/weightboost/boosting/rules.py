@@ -17,7 +17,7 @@ Rules (equation numbers: Jin et al. 2003; Wang & Kégl 2004 for RegBoost):
 * coefficient: ``ALPHA`` α = ½ ln((1-ε)/ε) (eq 8); ``FIXED`` the constant ``step`` (ε-Boost);
   ``SHRUNK`` ``step``·α; ``OFFSET`` α - ½ ln((1+θ)/(1-θ)) with θ the base learner's edge
   offset (RegBoost, eq 3), declined unless θ < 1 and the result is > 0;
-* combination: additive H + αh, or with ``beta`` > 0 or a normalisation WeightBoost's eq (4),
+* combination (``Rules.combination``): ``ADDITIVE`` H + αh, or WeightBoost's eq (4),
   H + α exp(-β|H|)/C_t · h with C_t by ``normalize`` (§3.3); a C_t that underflows to 0
   declines the round (``usable_constant``);
 * ``PYTHON`` (weights and coefficient): the booster computes them itself (Weight Decay, whose

@@ -4,7 +4,8 @@ At a node holding instances ``rows`` with weights ``w`` (fractional instances in
 
 * a **numeric** attribute is scanned along its sorted order (docs/algorithms.md §5.3): minSplit =
   0.1·K/n_classes clipped to [minNumObj, 25]; no split if fewer than 2·minSplit instances
-  (a count, not a weight) have a known value; candidate cuts between values more than 1e-5
+  (a count, not a weight: a row, or a drawn row's copies, see ``GrowSettings.draw_size``) have
+  a known value; candidate cuts between values more than 1e-5
   apart where both sides weigh at least minSplit; the first cut of largest info gain wins;
   then the MDL correction gain -= log2(tries)/W, and a result <= 0 is invalid;
 * a **nominal** attribute splits multiway on every declared value; valid if at least two
@@ -226,6 +227,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
                 stored_weight += sides[2, j]
             known = node_weight
             n_known = m
+            all_known = True
         else:
             n_zero = 0
             if c == m:
@@ -235,6 +237,9 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             for j in range(n_classes):
                 known += sides[1, j]
             n_known = c
+            all_known = c == m
+        if settings.draw_size > 0.0:  # each weight counts a row's copies: instances, not rows
+            n_known = known
         min_split = min_split_weight(known, n_classes, settings.min_obj)
         if n_known - 2.0 * min_split < -SMALL:
             continue
@@ -243,7 +248,7 @@ def numeric_splits(vals, loc, ptr, candidates, position, nominal, num_slot, impl
             # lighter than minSplit: no cut is valid (the scan would find none; the margin of
             # 2·SMALL covers the rounding of its running sums)
             continue
-        default_ent = node_ent if n_known == m else old_ent(sides[1])
+        default_ent = node_ent if all_known else old_ent(sides[1])
         for j in range(n_classes):
             sides[0, j] = 0.0
         left_weight = 0.0
@@ -450,7 +455,7 @@ def select_split(view, sample, local_y, node_totals, candidates, position, setti
     numeric ones still live (the others cannot give a valid split); ``sample`` holds the node's
     instances and the sorted entries of its live numeric attributes, attribute a's at live
     index ``position[a]``."""
-    n_all = view.XT.shape[1]
+    n_all = settings.draw_size if settings.draw_size > 0.0 else view.XT.shape[1]
     nominal, n_values = view.nominal, view.n_values
     m = sample.rows.shape[0]
     node_weight = node_totals.sum()

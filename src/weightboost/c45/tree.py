@@ -42,6 +42,9 @@ class TreeArrays(NamedTuple):
 class GrowSettings(NamedTuple):
     min_obj: float          # J48's minNumObj: the least weight of two branches
     use_mdl: bool           # release 8's MDL correction of numeric gains
+    # a resampled draw fitted as its distinct rows, each weighted by its number of copies:
+    # the draw's size (J48 counts every copy as an instance); 0.0 when each row is one instance
+    draw_size: float = 0.0
 
 
 class PruneSettings(NamedTuple):

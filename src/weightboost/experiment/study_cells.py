@@ -20,7 +20,7 @@ checks both again before copying anything.
 
 from __future__ import annotations
 
-import sys
+import logging
 
 import pandas as pd
 
@@ -29,7 +29,9 @@ from weightboost.experiment.jobs import sensitivity_cell as computed_cell
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic
 
-DEFAULT_ON_DEGENERATE = "stop"  # the boosters' default (weightboost.boosting.core)
+# the boosters' default (``BoostingClassifier``), written here because the workflow imports this
+# module as it reads the Snakefile, which must not import the learners; a test compares them
+DEFAULT_ON_DEGENERATE = "stop"
 
 
 def differs_only_in_restart(spec: dict, stop_spec: dict) -> bool:
@@ -59,7 +61,7 @@ def sensitivity_cell(table, dataset, noise, algorithm, spec, repeats, experiment
         return computed_cell(table, dataset, noise, algorithm, spec, repeats, experiment,
                              pinned, output)
     from weightboost.experiment.learners import make_learner
-    from weightboost.experiment.uci import CELL_COLUMNS, run_cell
+    from weightboost.experiment.uci import CELL_COLUMNS, run_repeats
 
     if not differs_only_in_restart(spec, stop_spec):
         raise ConfigError(f"{stop_algorithm} is not {algorithm} with on_degenerate=stop: its "
@@ -70,15 +72,14 @@ def sensitivity_cell(table, dataset, noise, algorithm, spec, repeats, experiment
         raise ConfigError(f"{stop_cell} is not the cell of {stop_algorithm} on {dataset} at "
                           f"noise {noise}")
     rounds = make_learner(algorithm, spec, experiment["rounds"]).n_estimators
-    copied = set(copyable_repeats(stop, experiment["folds"], rounds))
-    frames = []
-    for repeat in range(int(repeats)):
-        if repeat in copied:
-            frames.append(stop[stop.repeat == repeat].assign(algorithm=algorithm))
-        else:
-            frames.append(run_cell(table, dataset, float(noise), algorithm, spec, repeat,
-                                   experiment, pinned))
-    print(f"{algorithm}: {len(copied & set(range(int(repeats))))} of {repeats} repeats copied "
-          f"from {stop_cell} (no degenerate round in any fold)", file=sys.stderr)
+    copied = set(copyable_repeats(stop, experiment["folds"], rounds)) & set(range(int(repeats)))
+    computed = [r for r in range(int(repeats)) if r not in copied]
+    ran = (run_repeats(table, dataset, float(noise), algorithm, spec, computed, experiment,
+                       pinned) if computed else None)
+    frames = [stop[stop.repeat == r].assign(algorithm=algorithm) if r in copied
+              else ran[ran.repeat == r] for r in range(int(repeats))]
+    logging.getLogger("weightboost").info(
+        "%s: %d of %s repeats copied from %s (no degenerate round in any fold)", algorithm,
+        len(copied), repeats, stop_cell)
     frame = pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
     write_bytes_atomic(output, to_csv_bytes(frame))

@@ -37,12 +37,13 @@ def run_cell(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
 
 
 def run_repeats(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
-                repeats: int, experiment: dict, pinned: str | None = None) -> pd.DataFrame:
-    """Repeats 0..repeats-1 of a cell (the sensitivity study's job); repeat r is exactly the
-    grid's cell ``rep<r>``."""
+                repeats, experiment: dict, pinned: str | None = None) -> pd.DataFrame:
+    """Repeats 0..repeats-1 of a cell (the sensitivity study's job), or with a list the
+    repeats it names, the table read once; repeat r is exactly the grid's cell ``rep<r>``."""
     X, y = load_experiment_table(table_path, dataset, pinned)
+    numbers = range(repeats) if isinstance(repeats, int) else repeats
     return pd.concat([_run_repeat(X, y, dataset, noise, algorithm, spec, r, experiment)
-                      for r in range(repeats)], ignore_index=True)
+                      for r in numbers], ignore_index=True)
 
 
 def _run_repeat(X, y, dataset, noise, algorithm, spec, repeat, experiment) -> pd.DataFrame:

@@ -19,7 +19,7 @@ from numba import njit
 from weightboost.boosting import libm, rules
 from weightboost.boosting.rules import (DISCARD_THEN_RESTART, KEEP_THEN_RESTART, RESTART_ERROR,
                                         STOP)
-from weightboost.stumps.search import _scan
+from weightboost.stumps.search import SCAN_PENALTY, _scan
 
 FALLBACK = -1  # a round found no threshold: the Python driver fits the constant stump
 
@@ -35,7 +35,7 @@ def boost_stumps(scan_arrays, signed, offset_scale, use_r2, n_estimators, restar
     model, training scores, and per kept round: candidate, feature, edge, admissible
     candidates, weighted error, coefficient, round constant); status is 0, or FALLBACK."""
     n = signed.shape[0]
-    penalty = scan_arrays[3]  # the candidates' P(h), StumpData.scan_arrays
+    penalty = scan_arrays[SCAN_PENALTY]
     chosen = np.empty(n_estimators, dtype=np.int64)
     features = np.empty(n_estimators, dtype=np.int64)
     edges = np.empty(n_estimators)

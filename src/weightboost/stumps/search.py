@@ -50,6 +50,7 @@ OBJECTIVES = ("R1", "R2")
 # a feature is scanned by position when its candidates are at least a third of its points: a
 # vectorised position costs about a third of a candidate read one by one (docs/performance.md)
 BY_POSITION_SHARE = 3
+SCAN_PENALTY = 3  # the candidates' penalties P(h): their index in StumpData.scan_arrays
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class StumpData(PreparedData):
     offsets[j+1]``) has ``threshold[c]``, splits the sorted order after position ``split[c]``,
     and cuts the share ``penalty[c]`` of the graph's ``n_edges`` edges (0 without a graph).
     A feature with ``by_position[j]`` is scanned by position, with ``position_penalty[j, p]``
-    the penalty of the candidate after sorted position p (NaN where there is none)."""
+    the penalty of the candidate after sorted position p (NaN where there is none); the array is
+    filled for every feature, so that any feature can be read either way (tests, benchmarks)."""
 
     X: np.ndarray
     n_labelled: int
@@ -84,7 +86,7 @@ class StumpData(PreparedData):
 
     @property
     def scan_arrays(self) -> tuple:
-        """The arrays ``_scan`` reads, in its order."""
+        """The arrays ``_scan`` reads, in its order (``penalty`` at ``SCAN_PENALTY``)."""
         return (self.order, self.offsets, self.split, self.penalty, self.by_position,
                 self.position_penalty)
 
