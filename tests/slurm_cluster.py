@@ -17,8 +17,35 @@ from pathlib import Path
 # every SLURM_* variable but the job's identity) before it calls srun, so the test cluster's
 # configuration must be here too while it runs. It is written only where none exists.
 SYSTEM_CONF = Path("/etc/slurm/slurm.conf")
+CLUSTER_NAME = "weightboost-test"  # the test cluster's name in its configuration
 DAEMONS = ("munged", "slurmctld", "slurmd")
 CLIENTS = ("sbatch", "squeue", "scontrol", "sinfo")
+
+
+def clear_leftover() -> bool:
+    """Remove what a killed test run (kill -9: ``stop`` never ran) left behind, and say whether
+    there was any: its configuration at ``SYSTEM_CONF``, recognised by ``CLUSTER_NAME``, which
+    the next run would take for the machine's own SLURM and skip, and its daemons, by the pid
+    files its configuration names (munged's beside its socket). Any other configuration is the
+    machine's and is left alone."""
+    try:
+        lines = SYSTEM_CONF.read_text().splitlines()
+    except OSError:
+        return False
+    if f"ClusterName={CLUSTER_NAME}" not in lines:
+        return False
+    settings = dict(line.split("=", 1) for line in lines if "=" in line)
+    pid_files = [Path(settings[key]) for key in ("SlurmdPidFile", "SlurmctldPidFile")
+                 if key in settings]
+    if settings.get("AuthInfo", "").startswith("socket="):
+        pid_files.append(Path(settings["AuthInfo"][len("socket="):]).with_name("munged.pid"))
+    for pid_file in pid_files:
+        try:
+            os.kill(int(pid_file.read_text().split()[0]), signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            pass  # gone already, or never started
+    SYSTEM_CONF.unlink(missing_ok=True)
+    return True
 
 
 def missing_programs() -> list[str]:
@@ -119,7 +146,7 @@ class OneNodeSlurm:
     def _slurm_conf(self, munge_socket: Path) -> str:
         r = self.root
         return "\n".join([
-            "ClusterName=weightboost-test", f"SlurmctldHost={self.node}",
+            f"ClusterName={CLUSTER_NAME}", f"SlurmctldHost={self.node}",
             "SlurmUser=root", "SlurmdUser=root",
             f"SlurmctldPort={_free_port()}", f"SlurmdPort={_free_port()}",
             "AuthType=auth/munge", "CredType=cred/munge", f"AuthInfo=socket={munge_socket}",

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from conftest import ROOT, run_snakemake
-from slurm_cluster import SYSTEM_CONF, OneNodeSlurm, missing_programs
+from slurm_cluster import SYSTEM_CONF, OneNodeSlurm, clear_leftover, missing_programs
 
 pytestmark = pytest.mark.cluster
 PROFILE = ROOT / "profiles" / "slurm"
@@ -29,6 +29,7 @@ def cluster(tmp_path_factory):
                     "install slurmctld slurmd slurm-client munge, as .ci/run does)")
     if os.geteuid() != 0:
         pytest.skip("the one-node cluster runs slurmd, which needs root")
+    clear_leftover()  # of a test run killed while its cluster ran
     if SYSTEM_CONF.exists():
         pytest.skip(f"{SYSTEM_CONF} exists: this machine has a SLURM of its own, which the test "
                     "does not replace")
@@ -114,3 +115,26 @@ def test_a_submission_larger_than_any_node_stops_before_it_is_queued(cluster, tm
     assert f"up to {cluster.cpus + 1} CPUs" in output and f"has {cluster.cpus}" in output
     assert "profiles/slurm/config.yaml" in output
     assert "SLURM jobid" not in output  # nothing was submitted
+
+
+def test_a_killed_runs_cluster_is_cleared_and_a_machines_own_is_not(tmp_path, monkeypatch):
+    # kill -9 of a test run leaves the test cluster's configuration where srun looks and its
+    # daemons running; the next run clears both instead of skipping for ever
+    import subprocess
+
+    import slurm_cluster
+
+    conf = tmp_path / "etc/slurm.conf"
+    conf.parent.mkdir()
+    monkeypatch.setattr(slurm_cluster, "SYSTEM_CONF", conf)
+    daemon = subprocess.Popen(["sleep", "60"])
+    (tmp_path / "slurmd.pid").write_text(f"{daemon.pid}\n")
+    ours = [f"ClusterName={slurm_cluster.CLUSTER_NAME}", f"SlurmdPidFile={tmp_path}/slurmd.pid",
+            f"SlurmctldPidFile={tmp_path}/gone.pid", f"AuthInfo=socket={tmp_path}/munge.socket"]
+    conf.write_text("\n".join(ours) + "\n")
+    assert slurm_cluster.clear_leftover()
+    assert daemon.wait(timeout=10) == -9 and not conf.exists()
+    machines = "\n".join(["ClusterName=site", f"SlurmdPidFile={tmp_path}/slurmd.pid"]) + "\n"
+    conf.write_text(machines)
+    assert not slurm_cluster.clear_leftover()
+    assert conf.read_text() == machines
