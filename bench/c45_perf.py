@@ -163,17 +163,14 @@ def load_set(name: str, data_dir: str):
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from c45_speed import as_array
+    from c45_speed import as_array, reuters_one_vs_rest
 
     from weightboost.c45 import prepare
     from weightboost.data.uci import load_table
 
     if name.startswith("r-"):
-        from weightboost.reuters.stage import load_matrices
-
-        X, _, labels, _, categories = load_matrices(
-            ROOT / "data/processed/reuters/matrices.npz")
-        return prepare(X), np.where(labels[:, categories.index(name[2:])] == 1, 1, -1)
+        X, y = reuters_one_vs_rest(name, ROOT / "data/processed/reuters/matrices.npz")
+        return prepare(X), y
     X, y = load_table(Path(data_dir) / f"{name}.csv")
     nominal = [j for j, c in enumerate(X.columns) if str(X[c].dtype) == "category"]
     return prepare(as_array(X), nominal_features=nominal or None), np.asarray(y)

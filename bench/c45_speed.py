@@ -49,6 +49,15 @@ def as_array(X):
     return out.to_numpy(dtype=float)
 
 
+def reuters_one_vs_rest(name, matrices):
+    """A set ``r-<category>`` of the benchmarks: Reuters' training matrix (``matrices``, the
+    ``reuters_features`` output) and its labels one-vs-rest, +1 for the category, else -1."""
+    from weightboost.reuters.stage import load_matrices
+
+    X, _, labels, _, categories = load_matrices(matrices)
+    return X, np.where(labels[:, categories.index(name[2:])] == 1, 1, -1)
+
+
 def seconds(fn):
     start = time.perf_counter()
     fn()

@@ -29,6 +29,8 @@ from weightboost.c45.data import take_rows
 from weightboost.data.uci import load_table
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from c45_speed import reuters_one_vs_rest  # noqa: E402
 
 
 def with_copies(self, data, signed, tree_labels, p, rng):
@@ -42,10 +44,7 @@ def with_copies(self, data, signed, tree_labels, p, rng):
 
 def training_sets(name, folds):
     if name.startswith("r-"):
-        from weightboost.reuters.stage import load_matrices
-
-        X, _, labels, _, categories = load_matrices(ROOT / "data/processed/reuters/matrices.npz")
-        return [(X, np.where(labels[:, categories.index(name[2:])] == 1, 1, -1))]
+        return [reuters_one_vs_rest(name, ROOT / "data/processed/reuters/matrices.npz")]
     X, y = load_table(ROOT / f"data/processed/uci/{name}.csv")
     splits = StratifiedKFold(10, shuffle=True, random_state=0).split(X, y)
     return [(X.iloc[train], y[train]) for train, _ in list(splits)[:folds]]
@@ -73,19 +72,17 @@ def main():
         sets = training_sets(name, args.folds)
         for cls in (AdaBoost, WeightBoost):
             for on_degenerate in ("stop", "restart"):
-                seconds = {"copies": [], "rows": []}
+                old = new = float("inf")
                 for _ in range(args.repeats):
-                    for way, fit_round in (("copies", with_copies), ("rows", by_rows)):
-                        C45._fit_round = fit_round
-                        spent, scores = fits(cls, on_degenerate, sets)
-                        seconds[way].append(spent)
-                        reference = scores if way == "copies" else reference
-                        if way == "rows" and not all(np.array_equal(a, b) for a, b in
-                                                     zip(scores, reference)):
-                            sys.exit(f"{name} {cls.__name__} {on_degenerate}: the two ways "
-                                     "gave different boosters")
-                C45._fit_round = by_rows
-                old, new = min(seconds["copies"]), min(seconds["rows"])
+                    C45._fit_round = with_copies
+                    spent, reference = fits(cls, on_degenerate, sets)
+                    old = min(old, spent)
+                    C45._fit_round = by_rows
+                    spent, scores = fits(cls, on_degenerate, sets)
+                    new = min(new, spent)
+                    if not all(np.array_equal(a, b) for a, b in zip(scores, reference)):
+                        sys.exit(f"{name} {cls.__name__} {on_degenerate}: the two ways gave "
+                                 "different boosters")
                 print(f"{name:<12}{cls.__name__:<13}{on_degenerate:<15}{old:8.2f}{new:8.2f}"
                       f"{new / old:7.2f}", flush=True)
 
