@@ -155,6 +155,77 @@ def test_an_output_is_on_the_disk_before_its_name(tmp_path, monkeypatch):
     assert data == b"fold,error\n0,0.25\n" == target.read_bytes()
 
 
+class Killed(BaseException):
+    """A SIGKILL at a chosen point of a write: nothing after it runs (not even cleanup)."""
+
+
+def kill_at_rename(monkeypatch, point):
+    """Make the ``point``-th os.replace (counting from 0) stop the process, as a kill would."""
+    import os
+
+    real, count = os.replace, [0]
+
+    def replace(source, destination):
+        if count[0] == point:
+            raise Killed
+        count[0] += 1
+        real(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+# three files, two in a subdirectory: three pending files, the journal, three renames
+@pytest.mark.parametrize("point", range(8))
+def test_files_written_together_are_all_old_or_all_new_whatever_the_kill_point(
+        tmp_path, monkeypatch, point):
+    from weightboost.fileio import finish_files_together, write_files_together
+
+    paths = [tmp_path / "sub" / "a.csv", tmp_path / "sub" / "b.csv", tmp_path / "record.json"]
+    journal = tmp_path / ".set.journal"
+    write_files_together({p: b"old " + p.name.encode() for p in paths}, journal)
+    kill_at_rename(monkeypatch, point)
+    try:
+        write_files_together({p: b"new " + p.name.encode() for p in paths}, journal)
+    except Killed:
+        pass
+    monkeypatch.undo()
+    # what a later reader sees, once it has settled the group: the journal (the fourth
+    # rename) is the commit point
+    finish_files_together(journal, paths)
+    expected = b"new " if point >= 4 else b"old "
+    assert [p.read_bytes() for p in paths] == [expected + p.name.encode() for p in paths]
+    left = sorted(f.name for f in tmp_path.rglob("*") if f.is_file())
+    assert left == sorted(p.name for p in paths)  # no journal, no pending or partial file
+
+
+def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describes(
+        tmp_path, monkeypatch, small_config):
+    # killed after the first table's rename: the next check finishes the set instead of
+    # refusing a table that its (old) record does not describe
+    from weightboost.experiment.provenance import check_table_digests, write_table_set
+
+    record = tmp_path / "uci.provenance.json"
+    folds, summary = tmp_path / "uci_folds.csv", tmp_path / "uci_summary.csv"
+    write_table_set(record, small_config, "uci", {folds: b"old\n", summary: b"old\n"}, [], [])
+    kill_at_rename(monkeypatch, 5)  # three pending files, the journal, one table renamed
+    with pytest.raises(Killed):
+        write_table_set(record, small_config, "uci", {folds: b"new\n", summary: b"new 2\n"},
+                        [], [])
+    monkeypatch.undo()
+    assert folds.read_bytes() == b"new\n" and summary.read_bytes() == b"old\n"
+    check_table_digests(tmp_path, "uci")
+    assert summary.read_bytes() == b"new 2\n"
+
+
+def test_a_table_set_is_the_set_its_kind_names(tmp_path, small_config):
+    from weightboost.experiment.provenance import write_table_set
+
+    with pytest.raises(ValueError, match="uci_summary.csv"):
+        write_table_set(tmp_path / "uci.provenance.json", small_config, "uci",
+                        {tmp_path / "uci_folds.csv": b""}, [], [])
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_device_full_only_at_the_flush_names_the_file_and_leaves_nothing(tmp_path,
                                                                           monkeypatch):
     # a network file system may accept the write and report the full device at the flush

@@ -86,8 +86,11 @@ def test_a_run_killed_at_random_points_then_a_config_change_gives_clean_tables(
     for attempt, point in enumerate(sorted(points)):
         process = launch(workdir, first, f"first-{attempt}")
         deadline = time.time() + 300
-        while time.time() < deadline and len(list(cells.rglob("*.csv"))) < point:
+        while time.time() < deadline and len(list(cells.rglob("*.csv"))) < point \
+                and process.poll() is None:
             time.sleep(0.05)
+        log = workdir / f"first-{attempt}.log"
+        assert process.poll() is None, log.read_text()[-4000:]  # it stopped before the kill
         if attempt == 0:
             os.kill(snakemake_child(process.pid), signal.SIGKILL)
         else:

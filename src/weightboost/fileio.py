@@ -1,4 +1,5 @@
-"""Checksums, all-or-nothing file writes, and YAML reading.
+"""Checksums, all-or-nothing file writes (of one file, and of a group of files), and YAML
+reading.
 
 Every output of the pipeline is written to a temporary name in the destination directory and
 renamed into place only when complete, so an interrupted or failing step never leaves a
@@ -98,8 +99,60 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
+def json_bytes(obj) -> bytes:
+    """The pipeline's JSON file format: keys sorted, indented, a final newline."""
+    return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
 def write_json_atomic(path: str | os.PathLike, obj) -> None:
-    write_text_atomic(path, json.dumps(obj, indent=2, sort_keys=True) + "\n")
+    write_bytes_atomic(path, json_bytes(obj))
+
+
+def _pending(path: Path) -> Path:
+    return path.with_name(f".{path.name}.pending")
+
+
+def write_files_together(files: dict, journal: str | os.PathLike) -> None:
+    """Replace the files ``files`` (path -> bytes) as one: all new, or all as they were.
+
+    Each file is first written whole beside its destination (``.<name>.pending``); then
+    ``journal`` lists them with their SHA-256 (the commit point, itself written all or
+    nothing); then each is renamed into place, in the given order, and the journal removed.
+    A process killed before the journal exists leaves every file as it was; one killed after
+    leaves the journal, and ``finish_files_together`` (which every reader of the group calls
+    first) completes the renames. A reader never sees a mix of old and new files.
+    """
+    journal = Path(journal)
+    entries = []
+    for path, data in files.items():
+        path = Path(path)
+        write_bytes_atomic(_pending(path), data)
+        entries.append([os.path.relpath(path, journal.parent), sha256_bytes(data)])
+    write_json_atomic(journal, {"files": entries})
+    finish_files_together(journal, list(files))
+
+
+def finish_files_together(journal: str | os.PathLike, paths) -> bool:
+    """Complete a ``write_files_together`` of ``paths`` that a killed process left part-way:
+    with its ``journal``, rename the remaining pending files into place; without, remove the
+    pending files of ``paths`` (the write stopped before its commit point; the files are as
+    they were). Whether a journal was found."""
+    journal = Path(journal)
+    if not journal.exists():
+        for path in map(Path, paths):
+            _pending(path).unlink(missing_ok=True)
+        return False
+    for name, sha in json.loads(journal.read_text())["files"]:
+        path = journal.parent / name
+        pending = _pending(path)
+        if pending.exists():
+            if sha256_file(pending) != sha:
+                raise OSError(f"{pending} is not the file {journal} lists (its SHA-256 differs): "
+                              "something other than this pipeline wrote it. Remove both and "
+                              "recompute the files the journal lists")
+            os.replace(pending, path)
+    journal.unlink()
+    return True
 
 
 def parse_yaml(text: str):

@@ -4,9 +4,8 @@ computed from (regboost.provenance.json)."""
 import pandas as pd
 
 from weightboost.experiment import regboost
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
@@ -22,11 +21,11 @@ def main(smk):
     tables = regboost.combine(table, cells, curves, study,
                               [pd.read_csv(p) for p in smk.input.semi],
                               [pd.read_csv(p) for p in smk.input.semi_curves])
-    for path, frame in zip((smk.output.folds, smk.output.summary, smk.output.curves,
-                            smk.output.semi), tables):
-        write_bytes_atomic(path, to_csv_bytes(frame))
-    write_provenance(smk.output.provenance, config, "regboost", input_routes(smk.input.sidecars),
-                     stage_seconds(smk.params.stages))
+    paths = (smk.output.folds, smk.output.summary, smk.output.curves, smk.output.semi)
+    write_table_set(smk.output.provenance, config, "regboost",
+                    {path: to_csv_bytes(frame) for path, frame in zip(paths, tables)},
+                    input_routes(smk.input.sidecars),
+                    stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -3,9 +3,8 @@ were computed from (reuters.provenance.json)."""
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.tables import combine_reuters, to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
@@ -13,11 +12,10 @@ def main(smk):
     f1, curves = combine_reuters([pd.read_csv(p) for p in smk.input.f1],
                                  [pd.read_csv(p) for p in smk.input.curves],
                                  smk.params.categories, smk.params.algorithms)
-    write_bytes_atomic(smk.output.f1, to_csv_bytes(f1))
-    write_bytes_atomic(smk.output.curves, to_csv_bytes(curves))
-    write_provenance(smk.output.provenance, smk.params.config, "reuters",
-                     input_routes([], smk.input.receipts),
-                     stage_seconds(smk.params.stages))
+    write_table_set(smk.output.provenance, smk.params.config, "reuters",
+                    {smk.output.f1: to_csv_bytes(f1), smk.output.curves: to_csv_bytes(curves)},
+                    input_routes([], smk.input.receipts),
+                    stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -3,11 +3,10 @@ and the record of what they were computed from (sensitivity.provenance.json)."""
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.sensitivity import (cell_frames, study_folds, study_summary,
                                                study_timing)
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
@@ -15,11 +14,11 @@ def main(smk):
     plan = pd.DataFrame(smk.params.plan)
     cells = cell_frames(smk.input.cells, 1)  # .../{cell}/{key}/reps{repeats}.csv
     folds = study_folds(cells, plan, smk.params.datasets, smk.params.algorithms)
-    write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))
-    write_bytes_atomic(smk.output.summary, to_csv_bytes(study_summary(folds)))
-    write_bytes_atomic(smk.output.timing, to_csv_bytes(study_timing(cells, plan)))
-    write_provenance(smk.output.provenance, smk.params.config, "sensitivity",
-                     input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
+    write_table_set(smk.output.provenance, smk.params.config, "sensitivity",
+                    {smk.output.folds: to_csv_bytes(folds),
+                     smk.output.summary: to_csv_bytes(study_summary(folds)),
+                     smk.output.timing: to_csv_bytes(study_timing(cells, plan))},
+                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -4,10 +4,9 @@ results/sensitivity/reuters_f1.csv, and the record of what they were computed fr
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.sensitivity import cell_frames, study_reuters
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
@@ -15,9 +14,9 @@ def main(smk):
     cells = cell_frames(smk.input.cells, 0)  # .../{category}/{cell}/{key}.csv
     table = study_reuters(cells, pd.DataFrame(smk.params.plan), smk.params.categories,
                           smk.params.algorithms)
-    write_bytes_atomic(smk.output.f1, to_csv_bytes(table))
-    write_provenance(smk.output.provenance, smk.params.config, "sensitivity_reuters",
-                     input_routes([], smk.input.receipts), stage_seconds(smk.params.stages))
+    write_table_set(smk.output.provenance, smk.params.config, "sensitivity_reuters",
+                    {smk.output.f1: to_csv_bytes(table)},
+                    input_routes([], smk.input.receipts), stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -3,21 +3,19 @@ what they were computed from (uci.provenance.json)."""
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_provenance
+from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.tables import combine_folds, summarise, to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
 from weightboost.workflow_support import run_step
 
 
 def main(smk):
     frames = [pd.read_csv(path) for path in smk.input.cells]
     folds = combine_folds(frames, smk.params.datasets, smk.params.algorithms)
-    write_bytes_atomic(smk.output.folds, to_csv_bytes(folds))
-    write_bytes_atomic(smk.output.summary,
-                       to_csv_bytes(summarise(folds, smk.params.datasets, smk.params.algorithms)))
-    write_provenance(smk.output.provenance, smk.params.config, "uci",
-                     input_routes(smk.input.sidecars),
-                     stage_seconds(smk.params.stages))
+    summary = summarise(folds, smk.params.datasets, smk.params.algorithms)
+    write_table_set(smk.output.provenance, smk.params.config, "uci",
+                    {smk.output.folds: to_csv_bytes(folds),
+                     smk.output.summary: to_csv_bytes(summary)},
+                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

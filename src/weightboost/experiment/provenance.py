@@ -28,7 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 from weightboost.errors import ConfigError
-from weightboost.fileio import sha256_file, write_json_atomic
+from weightboost.fileio import (finish_files_together, json_bytes, sha256_bytes, sha256_file,
+                                write_files_together)
 
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
@@ -284,17 +285,43 @@ def platform_record() -> dict:
             "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
 
-def write_provenance(path, config: dict, kind: str, inputs: list[dict],
-                     stages: list[dict]) -> None:
-    """Write the record of the table set ``kind``, whose tables are already beside ``path``."""
+def _journal(results, kind: str) -> Path:
+    return Path(results) / f".{kind}.provenance.journal"
+
+
+def _set_files(results, kind: str) -> list[Path]:
+    """The files of the table set ``kind`` under ``results``, its record last."""
+    return [Path(results) / name for name in TABLE_SETS[kind]] + \
+        [Path(results) / f"{kind}.provenance.json"]
+
+
+def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[dict],
+                    stages: list[dict]) -> None:
+    """Write the tables of ``kind`` (``tables``: each table's path, beside the record ``path``
+    as TABLE_SETS names it, -> its bytes) and their record ``path``, all or nothing
+    (``fileio.write_files_together``): a run killed while it writes leaves the old set or,
+    at the next check (``settle_table_set``), the new one whole, never new tables beside an
+    old record or none."""
+    results = Path(path).parent
+    by_name = {Path(t).relative_to(results).as_posix(): data for t, data in tables.items()}
+    if sorted(by_name) != sorted(TABLE_SETS[kind]):
+        raise ValueError(f"the {kind} table set is {TABLE_SETS[kind]}, not {sorted(by_name)}")
     keys = table_inputs(config, kind)
-    write_json_atomic(path, {
+    record = {
         "table_set": kind, "tables": list(TABLE_SETS[kind]), "run": config.get("run", MAIN),
-        "tables_sha256": {name: sha256_file(Path(path).parent / name)
-                          for name in TABLE_SETS[kind]},
+        "tables_sha256": {name: sha256_bytes(by_name[name]) for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
         "code_sha256": package_digest(*TABLE_SET_CODE[kind]), "inputs": inputs, "stages": stages,
-        "platform": platform_record()})
+        "platform": platform_record()}
+    files = {results / name: by_name[name] for name in TABLE_SETS[kind]}
+    files[Path(path)] = json_bytes(record)
+    write_files_together(files, _journal(results, kind))
+
+
+def settle_table_set(results, kind: str) -> None:
+    """Finish a ``write_table_set`` of ``kind`` under ``results`` that a killed run left
+    part-way (or drop its unfinished pending files), before anything reads the set."""
+    finish_files_together(_journal(results, kind), _set_files(results, kind))
 
 
 RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule that writes a set
@@ -326,6 +353,7 @@ def _record(results, kind: str) -> Path | None:
 def check_table_digests(results: str | Path, kind: str) -> None:
     """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
     was edited or replaced after it was computed, or its record is gone)."""
+    settle_table_set(results, kind)
     path = _record(results, kind)
     if path is None:
         return
@@ -335,9 +363,9 @@ def check_table_digests(results: str | Path, kind: str) -> None:
         if table.exists() and sha256_file(table) != sha:
             raise ConfigError(
                 f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
-                "changed after it was computed, or a run was killed while writing it). Restore "
-                f"it (git checkout -- {table} {path}) or recompute the tables (snakemake "
-                f"--cores 2 all --forcerun {RESULTS_RULES[kind]})")
+                f"changed after it was computed). Restore it (git checkout -- {table} {path}) "
+                f"or recompute the tables (snakemake --cores 2 all --forcerun "
+                f"{RESULTS_RULES[kind]})")
 
 
 def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
@@ -355,6 +383,7 @@ def replaced_table_sets(results: str | Path, config: dict, kinds) -> list[str]:
     up to date)."""
     out = []
     for kind in kinds:
+        settle_table_set(results, kind)
         path = Path(results) / f"{kind}.provenance.json"
         if path.exists() and _config_differences(path, config, kind) or \
                 not path.exists() and _existing_tables(results, kind):
@@ -366,6 +395,7 @@ def check_tables(results: str | Path, config: dict, kind: str) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
     config keys than the current ones, or exist without a record (unless ``replace_results``
     is set)."""
+    settle_table_set(results, kind)
     if config.get("replace_results"):
         return
     path = _record(results, kind)
