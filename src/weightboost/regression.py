@@ -133,7 +133,8 @@ def main(argv=None) -> int:
 
     if args.command == "compare":
         study = {k: v for k, v in STUDY_TABLES.items() if (args.golden / k).exists()}
-        return report(compare_dirs(args.new, args.golden, {**TABLES, **study}))
+        tables = {**TABLES, **study}
+        return report(compare_dirs(args.new, args.golden, tables), len(tables))
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"weightboost-{args.config}-"))
     try:
         tables = run_profile(args.config, workdir, args.cores)
@@ -150,12 +151,13 @@ def main(argv=None) -> int:
             frame.to_csv(golden / name, index=False, lineterminator="\n")
         print(f"golden tables written to {golden}; review them with `git diff {golden}`")
         return 0
-    return report(compare_dirs(tables, golden))
+    return report(compare_dirs(tables, golden), len(TABLES))
 
 
-def report(problems: list[str]) -> int:
+def report(problems: list[str], compared: int) -> int:
+    """Print the outcome of comparing ``compared`` tables; the exit status."""
     if not problems:
-        print(f"regression: every cell of {len(TABLES)} tables matches")
+        print(f"regression: every cell of {compared} tables matches")
         return 0
     print(f"regression: {len(problems)} cells moved", file=sys.stderr)
     for line in problems[:200]:
