@@ -182,20 +182,41 @@ def test_files_written_together_are_all_old_or_all_new_whatever_the_kill_point(
 
     paths = [tmp_path / "sub" / "a.csv", tmp_path / "sub" / "b.csv", tmp_path / "record.json"]
     journal = tmp_path / ".set.journal"
-    write_files_together({p: b"old " + p.name.encode() for p in paths}, journal)
+
+    def contents(word):
+        return [word + p.name.encode() for p in paths]
+
+    write_files_together(dict(zip(paths, contents(b"old "))), journal)
     kill_at_rename(monkeypatch, point)
     try:
-        write_files_together({p: b"new " + p.name.encode() for p in paths}, journal)
+        write_files_together(dict(zip(paths, contents(b"new "))), journal)
     except Killed:
         pass
     monkeypatch.undo()
-    # what a later reader sees, once it has settled the group: the journal (the fourth
+    # what a later reader sees, once it has finished the group: the journal (the fourth
     # rename) is the commit point
-    finish_files_together(journal, paths)
-    expected = b"new " if point >= 4 else b"old "
-    assert [p.read_bytes() for p in paths] == [expected + p.name.encode() for p in paths]
-    left = sorted(f.name for f in tmp_path.rglob("*") if f.is_file())
-    assert left == sorted(p.name for p in paths)  # no journal, no pending or partial file
+    finish_files_together(journal)
+    assert [p.read_bytes() for p in paths] == contents(b"new " if point >= 4 else b"old ")
+    # and the next write leaves no journal, pending or partial file
+    write_files_together(dict(zip(paths, contents(b"next "))), journal)
+    assert [p.read_bytes() for p in paths] == contents(b"next ")
+    assert sorted(f.name for f in tmp_path.rglob("*") if f.is_file()) == \
+        sorted(p.name for p in paths)
+
+
+def test_a_block_of_files_together_that_fails_changes_nothing(tmp_path):
+    from weightboost.fileio import files_together, write_bytes_atomic, write_json_atomic
+
+    table, sidecar = tmp_path / "t.csv", tmp_path / "t.json"
+    table.write_bytes(b"old")
+    with pytest.raises(ValueError):
+        with files_together(tmp_path / ".t.journal"):
+            write_bytes_atomic(table, b"new")
+            assert table.read_bytes() == b"old"  # staged, not in place before the block ends
+            raise ValueError("the sidecar could not be built")
+    write_json_atomic(sidecar, {})  # outside a block: in place at once
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["t.csv", "t.json"]
+    assert table.read_bytes() == b"old"
 
 
 def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describes(
@@ -215,6 +236,33 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
     assert folds.read_bytes() == b"new\n" and summary.read_bytes() == b"old\n"
     check_table_digests(tmp_path, "uci")
     assert summary.read_bytes() == b"new 2\n"
+
+
+def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_run(
+        copied, small_config, monkeypatch):
+    # the parse of a changed spec killed after the table's rename, before the sidecar's: the
+    # next command finishes it as the workflow is read, instead of stopping on a table that
+    # its (old) sidecar does not describe
+    import json
+
+    from weightboost.data.jobs import parse_uci
+    from weightboost.data.uci import verify_table
+
+    spec = {k: v for k, v in small_config["datasets"]["pima"].items() if k != "table_sha256"}
+    spec["positive"], spec["negative"] = spec["negative"], spec["positive"]
+    table, sidecar = copied / "data/processed/uci/pima.csv", copied / "data/processed/uci/pima.json"
+    old = table.read_bytes()
+    monkeypatch.chdir(copied)
+    kill_at_rename(monkeypatch, 4)  # the two pending files, the journal, the table renamed
+    with pytest.raises(Killed):
+        parse_uci("pima", spec, "data/raw/uci/pima.data", "data/raw/uci/pima.source.json",
+                  "data/processed/uci/pima.csv", "data/processed/uci/pima.json")
+    monkeypatch.undo()
+    assert table.read_bytes() != old  # the new table beside the old sidecar
+    result = run_snakemake(copied, small_config, "-n", "data")
+    assert "no longer has the SHA-256" not in result.stdout + result.stderr
+    verify_table(table, json.loads(sidecar.read_text()))
+    assert not list(table.parent.glob(".*"))  # no journal or pending file left
 
 
 def test_a_table_set_is_the_set_its_kind_names(tmp_path, small_config):

@@ -13,6 +13,7 @@ which no later run would recompute.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import hashlib
 import json
@@ -23,6 +24,9 @@ from pathlib import Path
 from weightboost.errors import DiskFullError
 
 _CHUNK = 1 << 20
+# the files staged so far by the innermost ``files_together`` block (path -> SHA-256), if any
+_GROUP: contextvars.ContextVar[dict | None] = contextvars.ContextVar("files_together",
+                                                                      default=None)
 
 
 def _file_mode() -> int:
@@ -46,12 +50,13 @@ def sha256_file(path: str | os.PathLike) -> str:
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path beside ``path``; rename it to ``path`` if the block succeeds.
+    """Yield a temporary path beside ``path``; rename it to ``path`` if the block succeeds
+    (inside a ``files_together`` block, to its pending name, for the group to rename).
 
     On any exception the temporary file is removed and ``path`` is left as it was; a full
     device (or quota) becomes a ``DiskFullError`` that names the file.
     """
-    path = Path(path)
+    path, group = Path(path), _GROUP.get()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
@@ -64,7 +69,11 @@ def atomic_path(path: str | os.PathLike):
         yield tmp_path
         os.chmod(tmp_path, _file_mode())
         _flush_to_disk(tmp_path)
-        os.replace(tmp_path, path)
+        if group is None:
+            os.replace(tmp_path, path)
+        else:
+            group[path] = sha256_file(tmp_path)
+            os.replace(tmp_path, _pending(path))
     except BaseException as exc:
         tmp_path.unlink(missing_ok=True)
         if isinstance(exc, OSError):
@@ -112,46 +121,73 @@ def _pending(path: Path) -> Path:
     return path.with_name(f".{path.name}.pending")
 
 
-def write_files_together(files: dict, journal: str | os.PathLike) -> None:
-    """Replace the files ``files`` (path -> bytes) as one: all new, or all as they were.
+def journal_beside(path: str | os.PathLike) -> Path:
+    """Where the journal of a group of files written together (``files_together``) whose
+    main file is ``path`` lives: beside it, hidden."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.journal")
 
-    Each file is first written whole beside its destination (``.<name>.pending``); then
-    ``journal`` lists them with their SHA-256 (the commit point, itself written all or
-    nothing); then each is renamed into place, in the given order, and the journal removed.
-    A process killed before the journal exists leaves every file as it was; one killed after
-    leaves the journal, and ``finish_files_together`` (which every reader of the group calls
-    first) completes the renames. A reader never sees a mix of old and new files.
+
+@contextlib.contextmanager
+def files_together(journal: str | os.PathLike):
+    """Make the files written in the block (by ``atomic_path`` and the ``write_*`` functions on
+    it) one write: all new, or all as they were.
+
+    Each file is written whole beside its destination (``.<name>.pending``); when the block
+    ends, ``journal`` lists them with their SHA-256 (the commit point, itself written all or
+    nothing), then each is renamed into place in the order it was written, and the journal
+    removed. A process killed before the journal exists leaves every file as it was (and
+    pending files that the next write replaces); one killed after leaves the journal, which
+    ``finish_files_together`` completes: every reader of the files calls it first, as does
+    the next write. A block that raises leaves the files as they were.
     """
+    if _GROUP.get() is not None:
+        raise RuntimeError("files_together blocks do not nest")
     journal = Path(journal)
-    entries = []
-    for path, data in files.items():
-        path = Path(path)
-        write_bytes_atomic(_pending(path), data)
-        entries.append([os.path.relpath(path, journal.parent), sha256_bytes(data)])
-    write_json_atomic(journal, {"files": entries})
-    finish_files_together(journal, list(files))
-
-
-def finish_files_together(journal: str | os.PathLike, paths) -> bool:
-    """Complete a ``write_files_together`` of ``paths`` that a killed process left part-way:
-    with its ``journal``, rename the remaining pending files into place; without, remove the
-    pending files of ``paths`` (the write stopped before its commit point; the files are as
-    they were). Whether a journal was found."""
-    journal = Path(journal)
-    if not journal.exists():
-        for path in map(Path, paths):
+    finish_files_together(journal)  # a write of the group that a killed process left
+    staged: dict[Path, str] = {}
+    token = _GROUP.set(staged)
+    try:
+        yield
+    except BaseException:
+        for path in staged:
             _pending(path).unlink(missing_ok=True)
+        raise
+    finally:
+        _GROUP.reset(token)
+    write_json_atomic(journal, {"files": [[os.path.relpath(path, journal.parent), sha]
+                                          for path, sha in staged.items()]})
+    finish_files_together(journal)
+
+
+def write_files_together(files: dict, journal: str | os.PathLike) -> None:
+    """Write ``files`` (path -> bytes, renamed in this order) as one (``files_together``)."""
+    with files_together(journal):
+        for path, data in files.items():
+            write_bytes_atomic(path, data)
+
+
+def finish_files_together(journal: str | os.PathLike) -> bool:
+    """Complete the ``files_together`` write whose ``journal`` a killed process left: rename
+    its remaining pending files into place and remove the journal. Safe to run while another
+    process does the same (a file already renamed is skipped). Whether there was a journal."""
+    journal = Path(journal)
+    try:
+        entries = json.loads(journal.read_text())["files"]
+    except FileNotFoundError:
         return False
-    for name, sha in json.loads(journal.read_text())["files"]:
+    for name, sha in entries:
         path = journal.parent / name
         pending = _pending(path)
-        if pending.exists():
+        try:
             if sha256_file(pending) != sha:
-                raise OSError(f"{pending} is not the file {journal} lists (its SHA-256 differs): "
-                              "something other than this pipeline wrote it. Remove both and "
-                              "recompute the files the journal lists")
+                raise OSError(f"{pending} is not the file {journal} lists (its SHA-256 "
+                              "differs): something other than this pipeline wrote it. Remove "
+                              "both and recompute the files the journal lists")
             os.replace(pending, path)
-    journal.unlink()
+        except FileNotFoundError:
+            continue  # renamed already, by the writer or by another reader finishing it
+    journal.unlink(missing_ok=True)
     return True
 
 

@@ -24,7 +24,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE
                                                results_dir, reuters_content)
 from weightboost import cell_archive, warm
 from weightboost.parse_memo import remembered
-from weightboost.fileio import sha256_file
+from weightboost.fileio import finish_files_together, journal_beside, sha256_file
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 from weightboost.errors import ReproError
 from weightboost.experiment import regboost as regboost_study
@@ -190,9 +190,13 @@ REUTERS_STATS = "data/processed/reuters/stats.json"
 
 def parsed_sidecars():
     """dataset -> the sidecar of its canonical table, for the tables parsed so far (read once,
-    as the workflow is read; the input functions that need them run before any job)."""
+    as the workflow is read; the input functions that need them run before any job). A data
+    job's files that a killed run left part-way written are finished first
+    (``fileio.files_together``)."""
+    finish_files_together(journal_beside(REUTERS_STATS))
     out = {}
     for name in config.get("datasets", {}):
+        finish_files_together(journal_beside(PROCESSED_UCI.format(dataset=name) + ".csv"))
         path = Path(PROCESSED_UCI.format(dataset=name) + ".json")
         if path.exists():
             out[name] = json.loads(path.read_text())

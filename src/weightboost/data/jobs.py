@@ -14,7 +14,7 @@ import json
 
 from weightboost.data.fetch import FetchSettings, fetch_file, fetch_raw
 from weightboost.data.spec import DatasetSpec
-from weightboost.fileio import write_json_atomic
+from weightboost.fileio import files_together, journal_beside, write_json_atomic
 
 
 def fetch_uci(dataset: str, spec: dict, fetch: dict, raw: str, receipt: str) -> None:
@@ -25,12 +25,14 @@ def fetch_uci(dataset: str, spec: dict, fetch: dict, raw: str, receipt: str) -> 
 
 def parse_uci(dataset: str, spec: dict, raw: str, receipt: str, table: str,
               sidecar: str) -> None:
-    """Parse one verified raw UCI file into its canonical table and JSON sidecar."""
+    """Parse one verified raw UCI file into its canonical table and JSON sidecar, written
+    together (a kill between them would leave a table its sidecar does not describe)."""
     from weightboost.data.uci import write_canonical
 
     with open(receipt) as handle:
         source = json.load(handle)
-    write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table, sidecar)
+    with files_together(journal_beside(table)):
+        write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table, sidecar)
 
 
 def fetch_reuters(kind: str, reuters: dict, fetch: dict, files: list[str],
@@ -49,7 +51,9 @@ def fetch_reuters(kind: str, reuters: dict, fetch: dict, files: list[str],
 
 def reuters_features(corpus: list[str], stopwords: str, reuters: dict, matrices: str,
                      vocabulary: str, stats: str) -> None:
-    """The raw corpus to ltc matrices and statistics (``weightboost.reuters.stage``)."""
+    """The raw corpus to ltc matrices and statistics (``weightboost.reuters.stage``), the three
+    files written together."""
     from weightboost.reuters.stage import build
 
-    build(corpus, stopwords, reuters, matrices, vocabulary, stats)
+    with files_together(journal_beside(stats)):
+        build(corpus, stopwords, reuters, matrices, vocabulary, stats)

@@ -28,8 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 from weightboost.errors import ConfigError
-from weightboost.fileio import (finish_files_together, json_bytes, sha256_bytes, sha256_file,
-                                write_files_together)
+from weightboost.fileio import (finish_files_together, journal_beside, json_bytes, sha256_bytes,
+                                sha256_file, write_files_together)
 
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
@@ -285,14 +285,8 @@ def platform_record() -> dict:
             "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
 
-def _journal(results, kind: str) -> Path:
-    return Path(results) / f".{kind}.provenance.journal"
-
-
-def _set_files(results, kind: str) -> list[Path]:
-    """The files of the table set ``kind`` under ``results``, its record last."""
-    return [Path(results) / name for name in TABLE_SETS[kind]] + \
-        [Path(results) / f"{kind}.provenance.json"]
+def _record_path(results, kind: str) -> Path:
+    return Path(results) / f"{kind}.provenance.json"
 
 
 def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[dict],
@@ -315,13 +309,13 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
         "platform": platform_record()}
     files = {results / name: by_name[name] for name in TABLE_SETS[kind]}
     files[Path(path)] = json_bytes(record)
-    write_files_together(files, _journal(results, kind))
+    write_files_together(files, journal_beside(path))
 
 
 def settle_table_set(results, kind: str) -> None:
     """Finish a ``write_table_set`` of ``kind`` under ``results`` that a killed run left
-    part-way (or drop its unfinished pending files), before anything reads the set."""
-    finish_files_together(_journal(results, kind), _set_files(results, kind))
+    part-way, before anything reads the set."""
+    finish_files_together(journal_beside(_record_path(results, kind)))
 
 
 RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule that writes a set
@@ -342,7 +336,7 @@ def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
 def _record(results, kind: str) -> Path | None:
     """The record of the tables of ``kind`` under ``results``; None when the set does not
     exist yet. Tables without their record are of unknown origin: refused, never matching."""
-    path = Path(results) / f"{kind}.provenance.json"
+    path = _record_path(results, kind)
     if path.exists():
         return path
     if _existing_tables(results, kind):
@@ -384,7 +378,7 @@ def replaced_table_sets(results: str | Path, config: dict, kinds) -> list[str]:
     out = []
     for kind in kinds:
         settle_table_set(results, kind)
-        path = Path(results) / f"{kind}.provenance.json"
+        path = _record_path(results, kind)
         if path.exists() and _config_differences(path, config, kind) or \
                 not path.exists() and _existing_tables(results, kind):
             out.append(kind)
