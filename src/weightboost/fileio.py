@@ -7,7 +7,8 @@ half-written file where a later step (or Snakemake) would take it for a finished
 temporary file's bytes are flushed to the disk (``fsync``) before the rename: a file system
 may otherwise commit the rename before the data, and a machine that stops (power, kernel)
 right after it would come back with the name of a finished cell on an empty or partial file,
-which no later run would recompute.
+which no later run would recompute. Files that must agree with each other (a table and the
+record of its digest) are written as one by ``files_together``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from weightboost.errors import DiskFullError
 
 _CHUNK = 1 << 20
-# the files staged so far by the innermost ``files_together`` block (path -> SHA-256), if any
+# the files staged so far by the running ``files_together`` block (path -> SHA-256), if any
 _GROUP: contextvars.ContextVar[dict | None] = contextvars.ContextVar("files_together",
                                                                       default=None)
 
