@@ -169,9 +169,10 @@ def write_files_together(files: dict, journal: str | os.PathLike) -> None:
 
 
 def finish_files_together(journal: str | os.PathLike) -> bool:
-    """Complete the ``files_together`` write whose ``journal`` a killed process left: rename
-    its remaining pending files into place and remove the journal. Safe to run while another
-    process does the same (a file already renamed is skipped). Whether there was a journal."""
+    """Complete the ``files_together`` write that ``journal`` lists (the writer's own commit,
+    or one a killed process left): rename its remaining pending files into place and remove
+    the journal. Safe to run while another process does the same (a file already renamed is
+    skipped). Whether there was a journal."""
     journal = Path(journal)
     try:
         entries = json.loads(journal.read_text())["files"]

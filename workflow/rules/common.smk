@@ -196,8 +196,9 @@ def parsed_sidecars():
     finish_files_together(journal_beside(REUTERS_STATS))
     out = {}
     for name in config.get("datasets", {}):
-        finish_files_together(journal_beside(PROCESSED_UCI.format(dataset=name) + ".csv"))
-        path = Path(PROCESSED_UCI.format(dataset=name) + ".json")
+        stem = PROCESSED_UCI.format(dataset=name)
+        finish_files_together(journal_beside(f"{stem}.csv"))
+        path = Path(f"{stem}.json")
         if path.exists():
             out[name] = json.loads(path.read_text())
     return out
