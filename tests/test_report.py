@@ -216,3 +216,29 @@ def test_committed_results_rebuild_the_report_without_recomputing(tmp_path, main
     refused = run_snakemake(tmp_path, main_config, "report", "-n")
     assert refused.returncode != 0
     assert "uci_summary.csv is not the table recorded" in refused.stdout + refused.stderr
+
+
+def test_a_page_says_when_its_tables_come_from_another_software_environment(tmp_path):
+    # a record holds the environment its cells were computed in (weightboost.environment);
+    # a page built from tables of another one says so first, and which versions differ
+    from weightboost import environment
+    from weightboost.report.document import Document
+    from weightboost.report.provenance import add_section, environment_now, table_sets
+
+    here = environment.record()
+    assert environment_now(here) == "same"
+    assert environment_now(None) == "not recorded"
+    record = {"table_set": "uci", "tables": ["uci_folds.csv", "uci_summary.csv"], "run": "main",
+              "config_sha256": "c" * 64, "code_sha256": "0" * 64,
+              "environment": {**here, "numpy": "1.0.0"}}
+    (tmp_path / "uci.provenance.json").write_text(json.dumps(record))
+    sets = table_sets(tmp_path, ("uci",))
+    assert sets["environment now"].tolist() == [f"differs: numpy: 1.0.0 -> {here['numpy']}"]
+    doc = Document("t")
+    add_section(doc, tmp_path, tmp_path, ("uci",), None, tmp_path / "out", {})
+    page = doc.markdown(tmp_path)
+    assert "Not computed in the software environment installed now: uci_folds.csv" in page
+    (tmp_path / "uci.provenance.json").write_text(json.dumps({**record, "environment": here}))
+    doc = Document("t")
+    add_section(doc, tmp_path, tmp_path, ("uci",), None, tmp_path / "out", {})
+    assert "software environment installed now" not in doc.markdown(tmp_path)

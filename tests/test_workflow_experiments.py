@@ -16,6 +16,7 @@ from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE
                                                package_digest, package_files)
 
 # a job's command (python -m weightboost.warm job ...), then the package's modules it loaded
+# and, on the last line, the distributions (weightboost.environment) of every module loaded
 LOADED = """import json, sys
 from pathlib import Path
 import weightboost
@@ -24,6 +25,9 @@ status = warm.main(sys.argv[1:])
 root = Path(weightboost.__file__).parent
 print(json.dumps([str(Path(m.__file__).relative_to(root)) for name, m in list(sys.modules.items())
                   if name.startswith("weightboost") and getattr(m, "__file__", None)]))
+from importlib import metadata
+owners = metadata.packages_distributions()
+print(json.dumps(sorted({d for name in list(sys.modules) for d in owners.get(name.partition(".")[0], ())})))
 sys.exit(status)
 """
 
@@ -120,6 +124,21 @@ def test_a_cell_key_holds_the_code_and_every_part():
     assert key != computation_key("a" * 64, *parts, {"rows": 20})  # another dataset entry
 
 
+def test_a_cell_key_moves_with_the_software_environment():
+    # cells of an upgraded environment never land where the old environment's cells lie
+    from weightboost import environment
+    from weightboost.experiment.provenance import computation_key
+
+    here = environment.record()
+    upgraded = {**here, "scikit-learn": "99.0"}
+    assert environment.digest(here) == environment.digest()
+    assert environment.digest(upgraded) != environment.digest(here)
+    assert computation_key("a" * 64, environment.digest(here), {"seed": 1}) != \
+        computation_key("a" * 64, environment.digest(upgraded), {"seed": 1})
+    assert environment.differences(upgraded) == [f"scikit-learn: 99.0 -> {here['scikit-learn']}"]
+    assert set(environment.DISTRIBUTIONS) <= here.keys() and {"python", "c_library"} <= here.keys()
+
+
 def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
     # a change of that code changes the param and reruns the cell (the params rerun trigger);
     # the tables' provenance records the same digest
@@ -148,12 +167,66 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
                               json.dumps(arguments)], cwd=tmp_path, capture_output=True,
                              text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
         assert ran.returncode == 0, ran.stderr[-3000:]
-        loaded = set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
+        loaded = set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
         listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE[table_set])}
         # WeightDecayCV's module, which the sensitivity study's weight_decay_cv reading loads
         # (and a user's entry may): listed for every C4.5 table set, loaded by its cells only
         inner_cv = {"boosting/selection.py"}
         assert loaded == listed - inner_cv, (sorted(loaded - listed), sorted(listed - loaded))
+
+
+def test_every_distribution_a_cell_loads_is_classified_for_the_environment_key(tiny_run,
+                                                                                tmp_path):
+    # a cell's key holds the versions of the distributions that compute its numbers
+    # (weightboost.environment): one that a cell loads but neither list names could change a
+    # table after an upgrade while every cell kept its key
+    from weightboost import environment
+
+    workdir, _ = tiny_run
+    for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
+        job, arguments = recorded_job(workdir, rule, algorithm="WeightBoost")
+        for key in ("output", "f1_output", "curve_output"):
+            if key in arguments:
+                arguments[key] = str(tmp_path / f"{rule}-{key}.csv")
+        ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
+                              json.dumps(arguments)], cwd=tmp_path, capture_output=True,
+                             text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        loaded = {environment.normalised(d) for d in json.loads(ran.stdout.splitlines()[-1])}
+        classified = set(environment.DISTRIBUTIONS) | set(environment.OTHER_DISTRIBUTIONS)
+        assert loaded <= classified, sorted(loaded - classified)
+        assert {"numpy", "scikit-learn", "numba"} <= loaded  # what the lists are about
+
+
+def test_every_cell_job_carries_the_environment_of_its_key(tiny_run):
+    from weightboost import environment
+    from weightboost.warm import ENVIRONMENT_ARGUMENT
+
+    workdir, _ = tiny_run
+    for rule in ("uci_cell", "reuters_cell"):
+        _, arguments = recorded_job(workdir, rule)
+        assert arguments[ENVIRONMENT_ARGUMENT] == environment.record()
+    for table_set in ("uci", "reuters"):
+        record = json.loads((workdir / f"results/{table_set}.provenance.json").read_text())
+        assert record["environment"] == environment.record()
+
+
+def test_a_cell_job_in_another_environment_stops_and_writes_nothing(tiny_run, tmp_path):
+    # the workflow keyed the cell for the environment it passes; a job that runs elsewhere
+    # (a cluster node, a venv replaced under a running Snakemake) would store other numbers
+    # under that key
+    from weightboost.warm import ENVIRONMENT_ARGUMENT
+
+    workdir, _ = tiny_run
+    job, arguments = recorded_job(workdir, "uci_cell", algorithm="AdaBoost")
+    arguments["output"] = str(tmp_path / "cell.csv")
+    arguments[ENVIRONMENT_ARGUMENT] = {**arguments[ENVIRONMENT_ARGUMENT], "numpy": "0.0.1"}
+    ran = subprocess.run([sys.executable, "-m", "weightboost.warm", "job", job, "-",
+                          json.dumps(arguments)], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+    assert ran.returncode == 1
+    assert "another environment" in ran.stderr and "numpy: 0.0.1 ->" in ran.stderr
+    assert not (tmp_path / "cell.csv").exists()
 
 
 def checkout_and_run(tiny_run, tmp_path):

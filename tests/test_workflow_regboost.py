@@ -163,6 +163,8 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
     # as for the UCI and Reuters cells: together the two kinds of cell load exactly the
     # study's TABLE_SET_CODE (the planning module, experiment/regboost.py, is not in it: a
     # change of the plan reruns no cell)
+    from weightboost import environment
+
     workdir, _ = regboost_run
     loaded = set()
     for rule, where in (("regboost_cell", {"cell": "RegBoost"}),
@@ -174,7 +176,11 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
                               json.dumps(arguments)], cwd=tmp_path, capture_output=True,
                              text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
         assert ran.returncode == 0, ran.stderr[-3000:]
-        loaded |= set(json.loads(ran.stdout.splitlines()[-1])) - set(PLUMBING)
+        loaded |= set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
+        distributions = {environment.normalised(d)
+                         for d in json.loads(ran.stdout.splitlines()[-1])}
+        classified = set(environment.DISTRIBUTIONS) | set(environment.OTHER_DISTRIBUTIONS)
+        assert distributions <= classified, sorted(distributions - classified)  # its key's
     listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE["regboost"])}
     assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))
 

@@ -73,6 +73,9 @@ JOBS = {                            # job name -> the function that does the job
     "fetch_reuters": "weightboost.data.jobs:fetch_reuters",
     "reuters_features": "weightboost.data.jobs:reuters_features",
 }
+# a cell job's argument: the software environment its outputs' keys were computed for
+# (``weightboost.environment``), checked and removed before the job's function is called
+ENVIRONMENT_ARGUMENT = "environment"
 SERVER_LOG = "logs/warm_server.log"
 ABANDONED = 75                      # a worker's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
@@ -206,8 +209,13 @@ def _target(job):
 def _work(job, kwargs):
     """The job's work: its outputs restored from a cell archive if one holds them all
     (``weightboost.cell_archive``), else the job's function called."""
+    from weightboost import environment
     from weightboost.cell_archive import restored
 
+    kwargs = dict(kwargs)
+    expected = kwargs.pop(ENVIRONMENT_ARGUMENT, None)
+    if expected is not None:
+        environment.check(expected, job)
     if not restored(kwargs.values()):
         _target(job)(**kwargs)
 
@@ -464,6 +472,9 @@ def warm_up(second_process: bool = True) -> None:
         model.predict(X)
     WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees (its kernels: compile_boosting)
     C45().fit(X, y).predict_proba(X)
+    from weightboost import environment
+
+    environment.record()  # the versions of what it imported, before anything can replace them
     global _warm_here
     _warm_here = True
 

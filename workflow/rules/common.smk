@@ -22,7 +22,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE
                                                grid_protocol, package_digest, replaced_table_sets,
                                                reports_dir,
                                                results_dir, reuters_content)
-from weightboost import cell_archive, warm
+from weightboost import cell_archive, environment, warm
 from weightboost.parse_memo import remembered
 from weightboost.fileio import finish_files_together, journal_beside, sha256_file
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
@@ -108,6 +108,18 @@ def job_arguments(**arguments):
     """The `arguments` param of a compute job: its job function's keyword arguments as JSON
     (keys sorted: the params Snakemake records for its rerun trigger do not depend on order)."""
     return json.dumps(arguments, sort_keys=True)
+
+
+# The software environment this workflow keys its cells with (weightboost.environment): part of
+# every cell's key, and passed to every cell job, which stops if it runs in another one.
+ENVIRONMENT = environment.record()
+ENVIRONMENT_SHA256 = environment.digest(ENVIRONMENT)
+
+
+def cell_job_arguments(**arguments):
+    """``job_arguments`` of a cell job: with the environment its key was computed for
+    (checked and removed by the job's runner, ``weightboost.warm``)."""
+    return job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT})
 
 
 RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
@@ -321,7 +333,7 @@ KEY = "[0-9a-f]{12}"
 
 def cell_key(kind, *parts):
     """The key of a cell of the table set ``kind`` whose numbers depend on ``parts``."""
-    return computation_key(package_digest(*TABLE_SET_CODE[kind]), *parts)
+    return computation_key(package_digest(*TABLE_SET_CODE[kind]), ENVIRONMENT_SHA256, *parts)
 
 
 def check_key(wildcards, key):
@@ -380,9 +392,9 @@ def cell_arguments(wildcards, input, output, kind, extra):
     ``extra`` ones."""
     check_key(wildcards, grid_key(wildcards.dataset, wildcards.algorithm, kind))
     where = {k: v for k, v in wildcards.items() if k != "key"}
-    return job_arguments(table=input.table, spec=algorithm_spec(wildcards),
-                         experiment=cell_protocol(),
-                         pinned=table_pin(wildcards), output=output[0], **where, **extra)
+    return cell_job_arguments(table=input.table, spec=algorithm_spec(wildcards),
+                              experiment=cell_protocol(),
+                              pinned=table_pin(wildcards), output=output[0], **where, **extra)
 
 
 # -- the sensitivity study's cells (workflow/rules/sensitivity.smk) ----------------------------
@@ -462,11 +474,11 @@ def reuters_cell_arguments(wildcards, input, output):
     check_key(wildcards, reuters_key(wildcards.algorithm))
     # a sensitivity cell (`WeightBoost~sampling=resample,...`) runs as its entry: the paper's T
     # (`paper_rounds`) is the entry's under every reading
-    return job_arguments(matrices=input.matrices, stats=input.stats, category=wildcards.category,
-                         algorithm=parse_cell_name(wildcards.algorithm)[0],
-                         spec=algorithm_spec(wildcards),
-                         study=reuters_protocol(),
-                         f1_output=output.f1, curve_output=output.curve)
+    return cell_job_arguments(matrices=input.matrices, stats=input.stats,
+                              category=wildcards.category,
+                              algorithm=parse_cell_name(wildcards.algorithm)[0],
+                              spec=algorithm_spec(wildcards), study=reuters_protocol(),
+                              f1_output=output.f1, curve_output=output.curve)
 
 
 REPORT_SETS = ("uci", "reuters")  # the table sets the main report reads
@@ -572,21 +584,21 @@ if config.get("regboost"):
         return algorithm_spec(wildcards)
 
     def regboost_cell_arguments(wildcards, input, output):
-        return job_arguments(table=input.table, dataset=wildcards.dataset,
-                             noise=wildcards.noise, cell=wildcards.algorithm,
-                             spec=keyed_spec(wildcards, regboost_protocol()),
-                             fold_order=wildcards.fold_order,
-                             missing=wildcards.missing, repeats=int(wildcards.repeats),
-                             protocol=regboost_protocol(), pinned=table_pin(wildcards),
-                             output=output.cell, curve_output=output.curve)
+        return cell_job_arguments(table=input.table, dataset=wildcards.dataset,
+                                  noise=wildcards.noise, cell=wildcards.algorithm,
+                                  spec=keyed_spec(wildcards, regboost_protocol()),
+                                  fold_order=wildcards.fold_order,
+                                  missing=wildcards.missing, repeats=int(wildcards.repeats),
+                                  protocol=regboost_protocol(), pinned=table_pin(wildcards),
+                                  output=output.cell, curve_output=output.curve)
 
     def regboost_semi_arguments(wildcards, input, output):
-        return job_arguments(table=input.table, dataset=wildcards.dataset,
-                             algorithm=wildcards.algorithm,
-                             spec=keyed_spec(wildcards, semi_protocol()),
-                             draws=SEMI["draws"], labelled=SEMI["labelled"],
-                             protocol=regboost_protocol(), pinned=table_pin(wildcards),
-                             output=output.cell, curve_output=output.curve)
+        return cell_job_arguments(table=input.table, dataset=wildcards.dataset,
+                                  algorithm=wildcards.algorithm,
+                                  spec=keyed_spec(wildcards, semi_protocol()),
+                                  draws=SEMI["draws"], labelled=SEMI["labelled"],
+                                  protocol=regboost_protocol(), pinned=table_pin(wildcards),
+                                  output=output.cell, curve_output=output.curve)
 
     regboost_report_tables = report_inputs(("regboost",))
     regboost_table_digests = given_digests(("regboost",))

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from weightboost import environment
 from weightboost.errors import ConfigError
 from weightboost.fileio import (finish_files_together, journal_beside, json_bytes, sha256_bytes,
                                 sha256_file, write_files_together)
@@ -62,8 +63,8 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   # the UCI grid's cells under other parameters, by the study's cell job
                   "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
-PLUMBING = ("__init__.py", "cell_archive.py", "errors.py", "fileio.py", "kernel_cache.py",
-            "warm.py", "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
+PLUMBING = ("__init__.py", "cell_archive.py", "environment.py", "errors.py", "fileio.py",
+            "kernel_cache.py", "warm.py", "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
             "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
@@ -220,8 +221,9 @@ def package_digest(*parts: str) -> str:
 def computation_key(code_sha256: str, *parts) -> str:
     """The 12-digit key in a cell's path: a digest of everything the cell's numbers depend on
     besides the path's other parts. ``code_sha256`` is its table set's ``package_digest``;
-    ``parts`` are config values (the protocol, the learner's entry with a reading's overrides,
-    the dataset's spec). Snakemake records no callable param, and a job of a killed run may
+    ``parts`` are the digest of the software environment (``weightboost.environment``) and
+    config values (the protocol, the learner's entry with a reading's overrides, the
+    dataset's spec). Snakemake records no callable param, and a job of a killed run may
     finish after the next run started: a cell computed under other code or another config
     must never sit at the path this config reads (README, "Cell keys")."""
     return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:12]
@@ -305,7 +307,8 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
         "table_set": kind, "tables": list(TABLE_SETS[kind]), "run": config.get("run", MAIN),
         "tables_sha256": {name: sha256_bytes(by_name[name]) for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
-        "code_sha256": package_digest(*TABLE_SET_CODE[kind]), "inputs": inputs, "stages": stages,
+        "code_sha256": package_digest(*TABLE_SET_CODE[kind]),
+        "environment": environment.record(), "inputs": inputs, "stages": stages,
         "platform": platform_record()}
     files = {results / name: by_name[name] for name in TABLE_SETS[kind]}
     files[Path(path)] = json_bytes(record)

@@ -81,10 +81,21 @@ def platform_summary(platform: dict | None) -> str:
     return f"{platform.get('cpu', '?')}; {platform.get('c_library', '?')}; numpy SIMD {simd}{svml}"
 
 
+def environment_now(recorded_environment: dict | None) -> str:
+    """"same" when a record's software environment is the running one, else what differs."""
+    from weightboost import environment
+
+    if not recorded_environment:
+        return "not recorded"
+    found = environment.differences(recorded_environment)
+    return "same" if not found else "differs: " + "; ".join(found)
+
+
 def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
-    computed from, whether that code is the code installed now, and the platform its tables
-    were combined on."""
+    computed from, whether that code and its software environment (``weightboost.environment``)
+    are those installed now, and the platform its tables were combined on."""
+    from weightboost import environment
     from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 
     rows = []
@@ -95,6 +106,7 @@ def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
                      "config sha256": record["config_sha256"][:SHORT_DIGEST],
                      "code sha256": record["code_sha256"][:SHORT_DIGEST],
                      "code now": "same" if same else "differs",
+                     "environment now": environment_now(record.get("environment")),
                      "combined on": platform_summary(record.get("platform")),
                      "note": record.get("note", "")})
     frame = pd.DataFrame(rows)
@@ -164,6 +176,12 @@ def add_section(doc, workdir: Path, results: Path, kinds, lock: Path | None, out
         doc.lead("Not computed by the code installed now: " + "; ".join(stale.tables) + " ("
                  "the package code of their cells has changed since; see Provenance). The "
                  "numbers are those of the tables' own code; recompute them to see this code's.")
+    elsewhere = sets[sets["environment now"] != "same"] if len(sets) else sets
+    if len(elsewhere):
+        doc.lead("Not computed in the software environment installed now: "
+                 + "; ".join(elsewhere.tables) + " (see Provenance, 'environment now'). The "
+                 "numbers are those of the tables' own environment; `make install` installs "
+                 "the locked one, and a recomputation here gives this environment's.")
     doc.heading("Provenance")
     doc.paragraph(f"Git commit: `{git_commit(Path(workdir), out)}`.")
     doc.table(versions(lock), index=False)
