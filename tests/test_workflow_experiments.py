@@ -27,7 +27,8 @@ print(json.dumps([str(Path(m.__file__).relative_to(root)) for name, m in list(sy
                   if name.startswith("weightboost") and getattr(m, "__file__", None)]))
 from importlib import metadata
 owners = metadata.packages_distributions()
-print(json.dumps(sorted({d for name in list(sys.modules) for d in owners.get(name.partition(".")[0], ())})))
+print(json.dumps(sorted({d for name in list(sys.modules)
+                         for d in owners.get(name.partition(".")[0], ())})))
 sys.exit(status)
 """
 
@@ -156,6 +157,7 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
     # a module a cell loads but the digest leaves out could change a table without rerunning
     # its cells; one it lists but no cell loads would rerun them for nothing
     from weightboost import environment
+    from weightboost.lockfile import normalise
 
     workdir, _ = tiny_run
     # a booster's cell: a C4.5 cell loads no boosting module (the learners are imported by
@@ -178,7 +180,7 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         # and its key holds the versions of the distributions that compute its numbers
         # (weightboost.environment): one that it loads but neither list names could change a
         # table after an upgrade while every cell kept its key
-        distributions = {environment.normalised(d)
+        distributions = {normalise(d)
                          for d in json.loads(ran.stdout.splitlines()[-1])}
         classified = set(environment.DISTRIBUTIONS) | set(environment.OTHER_DISTRIBUTIONS)
         assert distributions <= classified, sorted(distributions - classified)

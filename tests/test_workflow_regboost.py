@@ -164,6 +164,7 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
     # study's TABLE_SET_CODE (the planning module, experiment/regboost.py, is not in it: a
     # change of the plan reruns no cell)
     from weightboost import environment
+    from weightboost.lockfile import normalise
 
     workdir, _ = regboost_run
     loaded = set()
@@ -177,7 +178,7 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
                              text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
         assert ran.returncode == 0, ran.stderr[-3000:]
         loaded |= set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
-        distributions = {environment.normalised(d)
+        distributions = {normalise(d)
                          for d in json.loads(ran.stdout.splitlines()[-1])}
         classified = set(environment.DISTRIBUTIONS) | set(environment.OTHER_DISTRIBUTIONS)
         assert distributions <= classified, sorted(distributions - classified)  # its key's

@@ -25,40 +25,34 @@ import functools
 import hashlib
 import json
 import platform
-import re
 import sys
-from importlib import metadata
 
 from weightboost.errors import ReproError
+from weightboost.lockfile import installed_version
 
-# names as ``normalised`` writes them; pyarrow holds pandas' strings (the nominal attributes)
+# names as ``lockfile.normalise`` writes them; pyarrow holds pandas' strings (the nominal
+# attributes)
 DISTRIBUTIONS = ("llvmlite", "numba", "numpy", "pandas", "pyarrow", "scikit-learn", "scipy")
 OTHER_DISTRIBUTIONS = ("cffi", "charset-normalizer", "cloudpickle", "joblib", "narwhals",
                        "psutil", "pycparser", "python-dateutil", "pytz", "pyyaml", "setuptools",
                        "six", "threadpoolctl", "tzdata", "weightboost-repro")
 
 
-def normalised(name: str) -> str:
-    """A distribution's name as PEP 503 compares them (``PyYAML`` is ``pyyaml``)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 class EnvironmentMismatchError(ReproError):
     """A job runs in another environment than the one its outputs' keys were computed for."""
 
 
+def c_library() -> str:
+    """The C library and its version (``glibc 2.36``), "unknown" where Python cannot tell."""
+    libc, libc_version = platform.libc_ver()
+    return f"{libc} {libc_version}".strip() or "unknown"
+
+
 @functools.lru_cache(maxsize=1)
 def _record() -> tuple:
-    libc, libc_version = platform.libc_ver()
     items = [("python", f"{sys.implementation.name} {sys.version_info.major}."
-                        f"{sys.version_info.minor}"),
-             ("c_library", f"{libc} {libc_version}".strip() or platform.system())]
-    for name in DISTRIBUTIONS:
-        try:
-            version = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            version = "not installed"
-        items.append((name, version))
+                        f"{sys.version_info.minor}"), ("c_library", c_library())]
+    items += [(name, installed_version(name) or "not installed") for name in DISTRIBUTIONS]
     return tuple(items)
 
 

@@ -64,8 +64,8 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "cell_archive.py", "environment.py", "errors.py", "fileio.py",
-            "kernel_cache.py", "warm.py", "workflow_support.py", "data/__init__.py", "experiment/__init__.py",
-            "reuters/__init__.py")
+            "kernel_cache.py", "lockfile.py", "warm.py", "workflow_support.py",
+            "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
@@ -281,9 +281,8 @@ def platform_record() -> dict:
         simd = [t for t in __cpu_dispatch__ if __cpu_features__.get(t)]
     except ImportError:
         simd = ["unknown"]
-    libc, libc_version = platform.libc_ver()
     return {"machine": platform.machine(), "cpu": cpu_model(),
-            "c_library": f"{libc} {libc_version}".strip() or "unknown",
+            "c_library": environment.c_library(),
             "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
 

@@ -95,7 +95,6 @@ def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
     computed from, whether that code and its software environment (``weightboost.environment``)
     are those installed now, and the platform its tables were combined on."""
-    from weightboost import environment
     from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 
     rows = []
