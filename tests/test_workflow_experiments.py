@@ -140,6 +140,73 @@ def test_a_cell_key_moves_with_the_software_environment():
     assert set(environment.DISTRIBUTIONS) <= here.keys() and {"python", "c_library"} <= here.keys()
 
 
+KEY_PARTS = {"protocol": {"seed": 1, "folds": 2}, "learner": {"learner": "AdaBoost"},
+             "data": {"rows": 20}}
+
+
+def keyed(**changes):
+    """``keyed_arguments`` of a restart cell reading its stop twin, with ``changes``."""
+    from weightboost.workflow_support import keyed_arguments
+
+    twin = {"learner": {"learner": "AdaBoost", "params": {"on_degenerate": "stop"}}}
+    call = {"parts": KEY_PARTS,
+            "keyed": {"experiment": ("protocol",), "spec": ("learner",),
+                      "pinned": ("data", "table_sha256?"), "stop_spec": ("stop_cell", "learner")},
+            "files": {"table": "t.csv", "output": "o.csv", "stop_cell": "s.csv"},
+            "job_files": ["t.csv", "s.csv", "o.csv"],
+            "wildcards": {"dataset": "pima", "repeats": "10", "key": "0123456789ab"},
+            "from_path": {"dataset": "dataset", "repeats": ("repeats", int)},
+            "read_cells": {"stop_cell": twin}}
+    call.update(changes)
+    return keyed_arguments(call.pop("parts"), call.pop("keyed"), **call)
+
+
+def test_a_cell_jobs_arguments_are_its_files_its_path_and_its_keys_parts():
+    # an argument built beside the key (a config value passed but not digested) would let a
+    # config edit change a cell's numbers under its old key: each comes from a named place
+    arguments = keyed()
+    assert arguments == {"table": "t.csv", "output": "o.csv", "stop_cell": "s.csv",
+                         "dataset": "pima", "repeats": 10, "experiment": KEY_PARTS["protocol"],
+                         "spec": KEY_PARTS["learner"], "pinned": None,
+                         "stop_spec": {"learner": "AdaBoost",
+                                       "params": {"on_degenerate": "stop"}}}
+    assert arguments["experiment"] is KEY_PARTS["protocol"]  # the digested value itself
+    pinned = {**KEY_PARTS, "data": {"rows": 20, "table_sha256": "ab" * 32}}
+    assert keyed(parts=pinned)["pinned"] == "ab" * 32
+
+
+def test_an_argument_from_anywhere_else_is_refused_by_name():
+    import pytest
+
+    wrong = {
+        "seed": {"keyed": {"seed": ("protocol", "sed")}},           # not in the parts
+        "rounds": {"keyed": {"rounds": ("experiment", "rounds?")}},  # not a part at all
+        "output": {"job_files": ["t.csv", "s.csv"]},                 # not the job's file
+        "key": {"from_path": {"key": "key"}},                        # the key is no argument
+        "threads": {"from_path": {"threads": "threads"}},            # not a wildcard
+        "table": {"from_path": {"table": "dataset"}},                # given twice
+    }
+    for name, change in wrong.items():
+        with pytest.raises(ValueError, match=repr(name) if name != "table" else "twice"):
+            keyed(**change)
+    with pytest.raises(ValueError, match="read_cells"):
+        keyed(read_cells={"protocol": {}})  # a keyed cell must be a file the job reads
+
+
+def test_a_rule_writing_cells_without_the_keyed_arguments_stops_the_workflow(tiny_run, tmp_path):
+    # the one place that builds cell arguments is what keeps them inside the key: a rule that
+    # writes cells with arguments of its own is refused when the workflow is read
+    _, config = tiny_run
+    snakefile, run = checkout_and_run(tiny_run, tmp_path)
+    rules = snakefile.parent / "workflow" / "rules" / "reuters_study.smk"
+    own = "arguments=lambda wildcards, input, output: job_arguments(category=wildcards.category),"
+    assert "arguments=reuters_cell_arguments," in rules.read_text()
+    rules.write_text(rules.read_text().replace("arguments=reuters_cell_arguments,", own))
+    dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
+    assert dry.returncode != 0
+    assert "rule reuters_cell writes cells" in dry.stdout + dry.stderr, dry.stderr[-3000:]
+
+
 def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
     # a change of that code changes the param and reruns the cell (the params rerun trigger);
     # the tables' provenance records the same digest

@@ -24,6 +24,7 @@ from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE
                                                results_dir, reuters_content)
 from weightboost import cell_archive, environment, warm
 from weightboost.parse_memo import remembered
+from weightboost.workflow_support import keyed_arguments
 from weightboost.fileio import finish_files_together, journal_beside, sha256_file
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 from weightboost.errors import ReproError
@@ -114,12 +115,6 @@ def job_arguments(**arguments):
 # every cell's key, and passed to every cell job, which stops if it runs in another one.
 ENVIRONMENT = environment.record()
 ENVIRONMENT_SHA256 = environment.digest(ENVIRONMENT)
-
-
-def cell_job_arguments(**arguments):
-    """``job_arguments`` of a cell job: with the environment its key was computed for
-    (checked and removed by the job's runner, ``weightboost.warm``)."""
-    return job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT})
 
 
 RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
@@ -327,13 +322,17 @@ def reuters_corpus(wildcards):
 # wildcards. Snakemake records no callable param (the jobs' `arguments`), and a job of a killed
 # run may finish after the next run started: a cell of other code or another config then lands
 # at another path, never at the one this config reads. Its benchmark and log are keyed alike,
-# so that a table set's record sums the benchmarks of its own cells only.
+# so that a table set's record sums the benchmarks of its own cells only. A cell job's
+# arguments come only from its files, its path and its key's parts (cell_job_arguments), so
+# that none that moves a number can be left out of the key.
 KEY = "[0-9a-f]{12}"
 
 
-def cell_key(kind, *parts):
-    """The key of a cell of the table set ``kind`` whose numbers depend on ``parts``."""
-    return computation_key(package_digest(*TABLE_SET_CODE[kind]), ENVIRONMENT_SHA256, *parts)
+def cell_key(kind, parts):
+    """The key of a cell of the table set ``kind`` whose numbers depend on ``parts`` (name ->
+    config value; the key digests the values in their order)."""
+    return computation_key(package_digest(*TABLE_SET_CODE[kind]), ENVIRONMENT_SHA256,
+                           *parts.values())
 
 
 def check_key(wildcards, key):
@@ -343,6 +342,62 @@ def check_key(wildcards, key):
         raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under this "
                             "config and code: ask for a target (a table, a study), not a cell "
                             "path")
+
+
+class CellArguments(str):
+    """A cell job's `arguments` param as ``cell_job_arguments`` built it."""
+
+
+CELL_ARGUMENT_FUNCTIONS = set()
+
+
+def cell_arguments(function):
+    """Decorator of a cell rule's `arguments` params function, whose value must come from
+    ``cell_job_arguments``; ``check_cell_rules`` stops a workflow in which a rule that writes
+    cells has an `arguments` param not so decorated."""
+
+    def arguments(wildcards, input, output):
+        value = function(wildcards, input, output)
+        if not isinstance(value, CellArguments):
+            raise WorkflowError(f"{function.__name__} built a cell job's arguments without "
+                                "cell_job_arguments: an argument could escape the cell's key")
+        return value
+
+    arguments.__name__ = function.__name__
+    CELL_ARGUMENT_FUNCTIONS.add(arguments)
+    return arguments
+
+
+def check_cell_rules():
+    """Stop unless every rule that writes cells (under results/cells/) builds its jobs'
+    arguments through ``cell_arguments``, so that each argument is a file of the job, a part of
+    its path or a value of its key (called once every rule is read)."""
+    for rule in workflow.rules:
+        if any(str(f).startswith("results/cells/") for f in rule.output):
+            if getattr(rule.params, "arguments", None) not in CELL_ARGUMENT_FUNCTIONS:
+                raise WorkflowError(f"rule {rule.name} writes cells, but its `arguments` param "
+                                    "is not a function decorated with cell_arguments "
+                                    "(workflow/rules/common.smk)")
+
+
+def cell_job_arguments(kind, wildcards, input, output, parts, keyed, files, from_path,
+                       read_cells=None):
+    """The `arguments` param of a cell job of the table set ``kind``: every argument a job file,
+    a function of a path wildcard, or a value of the key's ``parts`` (``keyed_arguments``),
+    once the path's key is the key of ``parts`` and the path of every keyed cell the job reads
+    holds that cell's key; with the environment the key was computed for (checked and removed
+    by the job's runner, ``weightboost.warm``)."""
+    check_key(wildcards, cell_key(kind, parts))
+    for name, cell_parts in (read_cells or {}).items():
+        if cell_key(kind, cell_parts) not in Path(files[name]).parts:
+            raise WorkflowError(f"{files[name]} is not keyed with the parts given for it")
+    try:
+        arguments = keyed_arguments(parts, keyed, files=files, job_files=[*input, *output],
+                                    wildcards=dict(wildcards.items()), from_path=from_path,
+                                    read_cells=read_cells)
+    except ValueError as exc:
+        raise WorkflowError(str(exc))
+    return CellArguments(job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT}))
 
 
 def benchmark_files(rule, paths, root):
@@ -368,10 +423,21 @@ def cell_protocol():
     return grid_protocol(config)
 
 
+def grid_parts(dataset, algorithm):
+    """What a UCI grid or sensitivity cell's numbers depend on besides its path's wildcards."""
+    return {"protocol": cell_protocol(), "learner": learner_spec(algorithm),
+            "data": data_content(dataset)}
+
+
+# a grid or study cell's arguments from its key's parts (cell_job_arguments)
+GRID_KEYED = {"experiment": ("protocol",), "spec": ("learner",),
+              "pinned": ("data", "table_sha256?")}
+
+
 def grid_key(dataset, algorithm, kind="uci"):
     """The key of a UCI grid cell, or (``kind`` "sensitivity") of a sensitivity study cell: the
     same computation from the same protocol, and the study's cell job's code besides."""
-    return cell_key(kind, cell_protocol(), learner_spec(algorithm), data_content(dataset))
+    return cell_key(kind, grid_parts(dataset, algorithm))
 
 
 def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildcards):
@@ -381,20 +447,15 @@ def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildca
             for d in datasets for n in noise_levels for a in algorithms]
 
 
+@cell_arguments
 def grid_cell_arguments(wildcards, input, output):
     """The job arguments of a UCI grid cell (its wildcards are arguments too). (A params
     function takes no other arguments: Snakemake passes whatever it names.)"""
-    return cell_arguments(wildcards, input, output, "uci", {})
-
-
-def cell_arguments(wildcards, input, output, kind, extra):
-    """The job arguments of a UCI grid or sensitivity cell of table set ``kind``, with
-    ``extra`` ones."""
-    check_key(wildcards, grid_key(wildcards.dataset, wildcards.algorithm, kind))
-    where = {k: v for k, v in wildcards.items() if k != "key"}
-    return cell_job_arguments(table=input.table, spec=algorithm_spec(wildcards),
-                              experiment=cell_protocol(),
-                              pinned=table_pin(wildcards), output=output[0], **where, **extra)
+    uci_spec(wildcards)  # an unknown dataset's message
+    return cell_job_arguments(
+        "uci", wildcards, input, output, grid_parts(wildcards.dataset, wildcards.algorithm),
+        GRID_KEYED, files={"table": input.table, "output": output[0]},
+        from_path={w: w for w in ("dataset", "noise", "algorithm", "repeat")})
 
 
 # -- the sensitivity study's cells (workflow/rules/sensitivity.smk) ----------------------------
@@ -419,13 +480,23 @@ def study_cell_inputs(wildcards):
             **({"stop_cell": twin[1]} if twin else {})}
 
 
+@cell_arguments
 def study_cell_arguments(wildcards, input, output):
     """A study cell's job arguments: a grid cell's, keyed as the study's, and a restart cell's
-    twin (its path, name and entry)."""
+    twin (its path, name and entry: the twin's path holds the key of its entry)."""
+    uci_spec(wildcards)
     twin = study_twin(wildcards)
-    extra = ({"stop_cell": twin[1], "stop_algorithm": twin[0],
-              "stop_spec": learner_spec(twin[0])} if twin else {})
-    return cell_arguments(wildcards, input, output, "sensitivity", extra)
+    files = {"table": input.table, "output": output[0]}
+    from_path = {w: w for w in ("dataset", "noise", "algorithm", "repeats")}
+    keyed, read_cells = dict(GRID_KEYED), None
+    if twin:
+        files["stop_cell"] = twin[1]
+        from_path["stop_algorithm"] = ("algorithm", stop_twin)
+        keyed["stop_spec"] = ("stop_cell", "learner")
+        read_cells = {"stop_cell": grid_parts(wildcards.dataset, twin[0])}
+    return cell_job_arguments("sensitivity", wildcards, input, output,
+                              grid_parts(wildcards.dataset, wildcards.algorithm), keyed,
+                              files=files, from_path=from_path, read_cells=read_cells)
 
 
 def learner_spec(name):
@@ -435,11 +506,6 @@ def learner_spec(name):
         return resolve_spec(config["algorithms"], name)
     except ReproError as exc:
         raise WorkflowError(str(exc))
-
-
-def algorithm_spec(wildcards):
-    """The learner entry of a cell, by its `algorithm` wildcard."""
-    return learner_spec(wildcards.algorithm)
 
 
 # -- the Reuters study ------------------------------------------------------------------------
@@ -454,9 +520,14 @@ def reuters_protocol():
             "paper_rounds": STUDY["paper_rounds"], "seed": EXPERIMENT["seed"]}
 
 
+def reuters_parts(algorithm):
+    """What a Reuters cell's numbers depend on besides its path's wildcards."""
+    return {"study": reuters_protocol(), "learner": learner_spec(algorithm),
+            "data": reuters_content(config["reuters"])}
+
+
 def reuters_key(algorithm):
-    return cell_key("reuters", reuters_protocol(), learner_spec(algorithm),
-                    reuters_content(config["reuters"]))
+    return cell_key("reuters", reuters_parts(algorithm))
 
 
 def reuters_cells(pattern, algorithms=None):
@@ -469,16 +540,18 @@ def reuters_cells(pattern, algorithms=None):
 REUTERS_CELLS = reuters_cells(REUTERS_CELL)
 
 
+@cell_arguments
 def reuters_cell_arguments(wildcards, input, output):
     """The job arguments of a Reuters cell."""
-    check_key(wildcards, reuters_key(wildcards.algorithm))
     # a sensitivity cell (`WeightBoost~sampling=resample,...`) runs as its entry: the paper's T
     # (`paper_rounds`) is the entry's under every reading
-    return cell_job_arguments(matrices=input.matrices, stats=input.stats,
-                              category=wildcards.category,
-                              algorithm=parse_cell_name(wildcards.algorithm)[0],
-                              spec=algorithm_spec(wildcards), study=reuters_protocol(),
-                              f1_output=output.f1, curve_output=output.curve)
+    return cell_job_arguments(
+        "reuters", wildcards, input, output, reuters_parts(wildcards.algorithm),
+        {"spec": ("learner",), "study": ("study",)},
+        files={"matrices": input.matrices, "stats": input.stats, "f1_output": output.f1,
+               "curve_output": output.curve},
+        from_path={"category": "category",
+                   "algorithm": ("algorithm", lambda name: parse_cell_name(name)[0])})
 
 
 REPORT_SETS = ("uci", "reuters")  # the table sets the main report reads
@@ -563,8 +636,13 @@ if config.get("regboost"):
     def semi_protocol():
         return {**regboost_protocol(), "labelled": SEMI["labelled"], "draws": SEMI["draws"]}
 
+    def regboost_parts(dataset, cell, protocol):
+        """What a RegBoost cell's numbers depend on besides its path's wildcards."""
+        return {"protocol": protocol, "learner": learner_spec(cell),
+                "data": data_content(dataset)}
+
     def regboost_key(dataset, cell, protocol):
-        return cell_key("regboost", protocol, learner_spec(cell), data_content(dataset))
+        return cell_key("regboost", regboost_parts(dataset, cell, protocol))
 
     REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
     REGBOOST_CELLS = [
@@ -578,27 +656,31 @@ if config.get("regboost"):
                              key=regboost_key(SEMI["dataset"], a, semi_protocol()))
         for a in SEMI.get("algorithms", [])]
 
-    def keyed_spec(wildcards, protocol):
-        """The learner entry of a cell, once its path's key is this config's and code's."""
-        check_key(wildcards, regboost_key(wildcards.dataset, wildcards.algorithm, protocol))
-        return algorithm_spec(wildcards)
+    REGBOOST_KEYED = {"spec": ("learner",), "protocol": ("protocol",),
+                      "pinned": ("data", "table_sha256?")}
 
+    @cell_arguments
     def regboost_cell_arguments(wildcards, input, output):
-        return cell_job_arguments(table=input.table, dataset=wildcards.dataset,
-                                  noise=wildcards.noise, cell=wildcards.algorithm,
-                                  spec=keyed_spec(wildcards, regboost_protocol()),
-                                  fold_order=wildcards.fold_order,
-                                  missing=wildcards.missing, repeats=int(wildcards.repeats),
-                                  protocol=regboost_protocol(), pinned=table_pin(wildcards),
-                                  output=output.cell, curve_output=output.curve)
+        uci_spec(wildcards)
+        return cell_job_arguments(
+            "regboost", wildcards, input, output,
+            regboost_parts(wildcards.dataset, wildcards.algorithm, regboost_protocol()),
+            REGBOOST_KEYED,
+            files={"table": input.table, "output": output.cell, "curve_output": output.curve},
+            from_path={"dataset": "dataset", "noise": "noise", "cell": "algorithm",
+                       "fold_order": "fold_order", "missing": "missing",
+                       "repeats": ("repeats", int)})
 
+    @cell_arguments
     def regboost_semi_arguments(wildcards, input, output):
-        return cell_job_arguments(table=input.table, dataset=wildcards.dataset,
-                                  algorithm=wildcards.algorithm,
-                                  spec=keyed_spec(wildcards, semi_protocol()),
-                                  draws=SEMI["draws"], labelled=SEMI["labelled"],
-                                  protocol=regboost_protocol(), pinned=table_pin(wildcards),
-                                  output=output.cell, curve_output=output.curve)
+        uci_spec(wildcards)
+        return cell_job_arguments(
+            "regboost", wildcards, input, output,
+            regboost_parts(wildcards.dataset, wildcards.algorithm, semi_protocol()),
+            {**REGBOOST_KEYED, "draws": ("protocol", "draws"),
+             "labelled": ("protocol", "labelled")},
+            files={"table": input.table, "output": output.cell, "curve_output": output.curve},
+            from_path={"dataset": "dataset", "algorithm": "algorithm"})
 
     regboost_report_tables = report_inputs(("regboost",))
     regboost_table_digests = given_digests(("regboost",))
