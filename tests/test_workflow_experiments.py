@@ -254,14 +254,16 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         assert {"numpy", "scikit-learn", "numba"} <= distributions
 
 
-def test_every_cell_job_carries_the_environment_of_its_key(tiny_run):
+def test_every_cell_job_carries_the_environment_and_code_of_its_key(tiny_run):
     from weightboost import environment
-    from weightboost.warm import ENVIRONMENT_ARGUMENT
+    from weightboost.warm import CODE_ARGUMENT, ENVIRONMENT_ARGUMENT
 
     workdir, _ = tiny_run
-    for rule in ("uci_cell", "reuters_cell"):
+    for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
         _, arguments = recorded_job(workdir, rule)
         assert arguments[ENVIRONMENT_ARGUMENT] == environment.record()
+        assert arguments[CODE_ARGUMENT] == {"modules": list(TABLE_SET_CODE[table_set]),
+                                            "sha256": package_digest(*TABLE_SET_CODE[table_set])}
     for table_set in ("uci", "reuters"):
         record = json.loads((workdir / f"results/{table_set}.provenance.json").read_text())
         assert record["environment"] == environment.record()
@@ -283,6 +285,43 @@ def test_a_cell_job_in_another_environment_stops_and_writes_nothing(tiny_run, tm
     assert ran.returncode == 1
     assert "another environment" in ran.stderr and "numpy: 0.0.1 ->" in ran.stderr
     assert not (tmp_path / "cell.csv").exists()
+
+
+def test_a_cell_job_whose_code_changed_on_disk_stops_and_writes_nothing(tiny_run, tmp_path):
+    # a job that imports the package itself (no warm server, a SLURM job) after an edit under
+    # src/ would run the new code and store its numbers under the old code's key
+    from weightboost.warm import CODE_ARGUMENT
+
+    workdir, _ = tiny_run
+    job, arguments = recorded_job(workdir, "uci_cell", algorithm="AdaBoost")
+    arguments["output"] = str(tmp_path / "cell.csv")
+    arguments[CODE_ARGUMENT] = {**arguments[CODE_ARGUMENT], "sha256": "0" * 64}
+    ran = subprocess.run([sys.executable, "-m", "weightboost.warm", "job", job, "-",
+                          json.dumps(arguments)], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+    assert ran.returncode == 1
+    assert "changed on disk" in ran.stderr and "000000000000 ->" in ran.stderr, ran.stderr
+    assert not (tmp_path / "cell.csv").exists()
+
+
+def test_code_edited_while_a_cell_job_runs_fails_the_job(tmp_path, monkeypatch):
+    # the job may have imported either code: it fails after computing, and Snakemake removes
+    # the outputs of a failed job
+    import pytest
+
+    from weightboost import warm
+    from weightboost import package_code
+    from weightboost.workflow_support import CodeChangedError
+
+    digests = iter(["a" * 64, "b" * 64])
+    monkeypatch.setattr(package_code, "code_digest", lambda files: next(digests))
+    ran = []
+    monkeypatch.setattr(warm, "_target", lambda job: lambda **kwargs: ran.append(kwargs))
+    code = {"modules": ["c45"], "sha256": "a" * 64}
+    with pytest.raises(CodeChangedError, match="a{12} -> b{12}"):
+        warm._work("uci_cell", {"output": str(tmp_path / "cell.csv"),
+                                warm.CODE_ARGUMENT: code})
+    assert ran == [{"output": str(tmp_path / "cell.csv")}]  # computed once, then refused
 
 
 def checkout_and_run(tiny_run, tmp_path):

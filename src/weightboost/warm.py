@@ -76,6 +76,9 @@ JOBS = {                            # job name -> the function that does the job
 # a cell job's argument: the software environment its outputs' keys were computed for
 # (``weightboost.environment``), checked and removed before the job's function is called
 ENVIRONMENT_ARGUMENT = "environment"
+# and the package code they were computed for (its TABLE_SET_CODE parts and their digest),
+# checked before and after the job computes (weightboost.workflow_support.check_code)
+CODE_ARGUMENT = "code"
 SERVER_LOG = "logs/warm_server.log"
 ABANDONED = 75                      # a worker's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
@@ -208,16 +211,24 @@ def _target(job):
 
 def _work(job, kwargs):
     """The job's work: its outputs restored from a cell archive if one holds them all
-    (``weightboost.cell_archive``), else the job's function called."""
+    (``weightboost.cell_archive``), else the job's function called, in the code its outputs
+    are keyed for (checked again after it: a job that fails has its outputs removed by
+    Snakemake)."""
     from weightboost import environment
     from weightboost.cell_archive import restored
+    from weightboost.workflow_support import check_code
 
     kwargs = dict(kwargs)
     expected = kwargs.pop(ENVIRONMENT_ARGUMENT, None)
+    code = kwargs.pop(CODE_ARGUMENT, None)
     if expected is not None:
         environment.check(expected, job)
     if not restored(kwargs.values()):
+        if code is not None:
+            check_code(code, job)
         _target(job)(**kwargs)
+        if code is not None:  # edited while the job ran: it may have imported either code
+            check_code(code, job)
 
 
 # -- the server --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ of the job's waiting process), so the provenance records read it there (``job_re
 
 ``keyed_arguments`` builds a cell job's arguments so that each is a file of the job, a part
 of the cell's path, or a value its key digests: none that can move a number escapes the key.
+``check_code`` stops a cell job whose package code on disk is not the code its key digests.
 """
 
 from __future__ import annotations
@@ -128,3 +129,25 @@ def keyed_arguments(parts: dict, keyed: dict, *, files: dict, job_files, wildcar
         values[name] = value
     return values
 
+
+class CodeChangedError(ReproError):
+    """A cell job would run other package code than the code its outputs' key digests."""
+
+
+def check_code(expected: dict, job: str) -> None:
+    """Stop unless the package modules ``expected["modules"]`` (``TABLE_SET_CODE`` parts) on
+    disk have the digest ``expected["sha256"]``, the one the workflow keyed ``job``'s outputs
+    with. A job that imports the package itself (``WEIGHTBOOST_WARM=off``, a SLURM job), or a
+    module its warm server had not imported, after an edit under src/ would otherwise store
+    the new code's numbers under the old code's key. Computed afresh (not
+    ``package_digest``'s cached value, which a warm worker inherits from its server)."""
+    from weightboost.package_code import code_digest, package_files
+
+    found = code_digest(package_files(*expected["modules"]))
+    if found != expected["sha256"]:
+        raise CodeChangedError(
+            f"{job}: the package code its outputs are keyed for changed on disk since the "
+            f"workflow planned it (digest {expected['sha256'][:12]} -> {found[:12]}, modules "
+            f"{', '.join(expected['modules'])} under src/weightboost): its outputs would be "
+            "stored under a key that does not describe them. Finish editing, then run the "
+            "command again: the workflow keys the cells for the code on disk")

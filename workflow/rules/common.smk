@@ -385,8 +385,8 @@ def cell_job_arguments(kind, wildcards, input, output, parts, keyed, files, from
     """The `arguments` param of a cell job of the table set ``kind``: every argument a job file,
     a function of a path wildcard, or a value of the key's ``parts`` (``keyed_arguments``),
     once the path's key is the key of ``parts`` and the path of every keyed cell the job reads
-    holds that cell's key; with the environment the key was computed for (checked and removed
-    by the job's runner, ``weightboost.warm``)."""
+    holds that cell's key; with the environment and the code the key was computed for (checked
+    and removed by the job's runner, ``weightboost.warm``)."""
     check_key(wildcards, cell_key(kind, parts))
     for name, cell_parts in (read_cells or {}).items():
         if cell_key(kind, cell_parts) not in Path(files[name]).parts:
@@ -397,7 +397,10 @@ def cell_job_arguments(kind, wildcards, input, output, parts, keyed, files, from
                                     read_cells=read_cells)
     except ValueError as exc:
         raise WorkflowError(str(exc))
-    return CellArguments(job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT}))
+    code = {"modules": list(TABLE_SET_CODE[kind]),
+            "sha256": package_digest(*TABLE_SET_CODE[kind])}
+    return CellArguments(job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT,
+                                                       warm.CODE_ARGUMENT: code}))
 
 
 def benchmark_files(rule, paths, root):

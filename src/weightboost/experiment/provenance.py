@@ -19,7 +19,6 @@ look newer than their inputs).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import platform
@@ -29,6 +28,9 @@ import pandas as pd
 
 from weightboost import environment
 from weightboost.errors import ConfigError
+# the package's code by parts, and its digests: re-exported, their callers name them here
+from weightboost.package_code import (PACKAGE, code_digest, package_digest,  # noqa: F401
+                                      package_files)
 from weightboost.fileio import (finish_files_together, journal_beside, json_bytes, sha256_bytes,
                                 sha256_file, write_files_together)
 
@@ -64,14 +66,14 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "cell_archive.py", "environment.py", "errors.py", "fileio.py",
-            "kernel_cache.py", "lockfile.py", "warm.py", "workflow_support.py",
+            "kernel_cache.py", "lockfile.py", "package_code.py", "warm.py",
+            "workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
                "experiment/reuters.py", "experiment/sensitivity.py", "experiment/regboost.py",
                "experiment/learners.py", "experiment/protocol.py", "experiment/tables.py")
-PACKAGE = Path(__file__).resolve().parents[1]
 # parts of the reuters section that say where raw files come from, not what they contain
 REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
 # parts of a datasets entry that say where the raw file comes from and what it is, not its content
@@ -191,31 +193,6 @@ def differing_keys(recorded: dict, current: dict) -> list[str]:
     a, b = flatten(recorded), flatten(current)
     return [f"{k}: {_canonical(a.get(k, '<absent>'))} -> {_canonical(b.get(k, '<absent>'))}"
             for k in sorted(a.keys() | b.keys()) if _canonical(a.get(k)) != _canonical(b.get(k))]
-
-
-def code_digest(files) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(map(str, files)):
-        digest.update(Path(path).name.encode() + b"\0" + sha256_file(path).encode())
-    return digest.hexdigest()
-
-
-def package_files(*parts: str) -> list[Path]:
-    """The modules of the package's ``parts`` (subpackages, or single modules such as
-    ``data/uci.py``)."""
-    files = []
-    for part in parts:
-        path = PACKAGE / part
-        files += sorted(path.glob("*.py")) if path.is_dir() else [path]
-    return files
-
-
-@functools.lru_cache(maxsize=None)
-def package_digest(*parts: str) -> str:
-    """``code_digest`` of the modules of ``parts``: what a job's result depends on. The
-    workflow passes it to each job as a param (Snakemake reruns a job whose params changed),
-    and each table set's record holds that of ``TABLE_SET_CODE``."""
-    return code_digest(package_files(*parts))
 
 
 def computation_key(code_sha256: str, *parts) -> str:

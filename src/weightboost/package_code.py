@@ -1,0 +1,40 @@
+"""The package's own code by parts (subpackages and modules of src/weightboost) and the
+digest of a part's files: what a job's numbers depend on of the code (``TABLE_SET_CODE`` in
+``weightboost.experiment.provenance`` names each table set's parts). Apart from the tables'
+provenance so that a cell job, which checks the code on disk against its key's
+(``weightboost.workflow_support.check_code``), loads no more than this."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from weightboost.fileio import sha256_file
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def code_digest(files) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(map(str, files)):
+        digest.update(Path(path).name.encode() + b"\0" + sha256_file(path).encode())
+    return digest.hexdigest()
+
+
+def package_files(*parts: str) -> list[Path]:
+    """The modules of the package's ``parts`` (subpackages, or single modules such as
+    ``data/uci.py``)."""
+    files = []
+    for part in parts:
+        path = PACKAGE / part
+        files += sorted(path.glob("*.py")) if path.is_dir() else [path]
+    return files
+
+
+@functools.lru_cache(maxsize=None)
+def package_digest(*parts: str) -> str:
+    """``code_digest`` of the modules of ``parts``: what a job's result depends on. The
+    workflow passes it to each job as a param (Snakemake reruns a job whose params changed),
+    and each table set's record holds that of ``TABLE_SET_CODE``."""
+    return code_digest(package_files(*parts))
