@@ -372,10 +372,10 @@ def check_cell_rules():
     """Stop unless every rule that writes cells (under results/cells/) builds its jobs'
     arguments through ``cell_arguments``, so that each argument is a file of the job, a part of
     its path or a value of its key (called once every rule is read)."""
-    for rule in workflow.rules:
-        if any(str(f).startswith("results/cells/") for f in rule.output):
-            if getattr(rule.params, "arguments", None) not in CELL_ARGUMENT_FUNCTIONS:
-                raise WorkflowError(f"rule {rule.name} writes cells, but its `arguments` param "
+    for each in workflow.rules:
+        if any(str(f).startswith("results/cells/") for f in each.output):
+            if getattr(each.params, "arguments", None) not in CELL_ARGUMENT_FUNCTIONS:
+                raise WorkflowError(f"rule {each.name} writes cells, but its `arguments` param "
                                     "is not a function decorated with cell_arguments "
                                     "(workflow/rules/common.smk)")
 
