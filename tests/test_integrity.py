@@ -274,6 +274,24 @@ def test_a_table_set_is_the_set_its_kind_names(tmp_path, small_config):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_table_set_of_code_edited_during_its_run_is_refused(tmp_path, small_config):
+    # its cells are the keyed code's; a record of the code on disk after an edit would call
+    # them current at the new code, and a report-only rebuild would read them as such
+    import json
+
+    from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest, write_table_set
+    from weightboost.workflow_support import CodeChangedError
+
+    tables = {tmp_path / "uci_folds.csv": b"f\n", tmp_path / "uci_summary.csv": b"s\n"}
+    record = tmp_path / "uci.provenance.json"
+    with pytest.raises(CodeChangedError, match="uci_results.*changed on disk"):
+        write_table_set(record, small_config, "uci", tables, [], [], code_sha256="0" * 64)
+    assert list(tmp_path.iterdir()) == []
+    keyed = package_digest(*TABLE_SET_CODE["uci"])
+    write_table_set(record, small_config, "uci", tables, [], [], code_sha256=keyed)
+    assert json.loads(record.read_text())["code_sha256"] == keyed
+
+
 def test_a_device_full_only_at_the_flush_names_the_file_and_leaves_nothing(tmp_path,
                                                                           monkeypatch):
     # a network file system may accept the write and report the full device at the flush

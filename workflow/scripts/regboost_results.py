@@ -25,7 +25,8 @@ def main(smk):
     write_table_set(smk.output.provenance, config, "regboost",
                     {path: to_csv_bytes(frame) for path, frame in zip(paths, tables)},
                     input_routes(smk.input.sidecars),
-                    stage_seconds(smk.params.stages))
+                    stage_seconds(smk.params.stages),
+                    code_sha256=smk.params.code_sha256)
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -15,7 +15,8 @@ def main(smk):
     write_table_set(smk.output.provenance, smk.params.config, "reuters",
                     {smk.output.f1: to_csv_bytes(f1), smk.output.curves: to_csv_bytes(curves)},
                     input_routes([], smk.input.receipts),
-                    stage_seconds(smk.params.stages))
+                    stage_seconds(smk.params.stages),
+                    code_sha256=smk.params.code_sha256)
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

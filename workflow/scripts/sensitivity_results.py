@@ -18,7 +18,8 @@ def main(smk):
                     {smk.output.folds: to_csv_bytes(folds),
                      smk.output.summary: to_csv_bytes(study_summary(folds)),
                      smk.output.timing: to_csv_bytes(study_timing(cells, plan))},
-                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
+                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages),
+                    code_sha256=smk.params.code_sha256)
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

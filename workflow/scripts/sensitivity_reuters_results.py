@@ -16,7 +16,8 @@ def main(smk):
                           smk.params.algorithms)
     write_table_set(smk.output.provenance, smk.params.config, "sensitivity_reuters",
                     {smk.output.f1: to_csv_bytes(table)},
-                    input_routes([], smk.input.receipts), stage_seconds(smk.params.stages))
+                    input_routes([], smk.input.receipts), stage_seconds(smk.params.stages),
+                    code_sha256=smk.params.code_sha256)
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -15,7 +15,8 @@ def main(smk):
     write_table_set(smk.output.provenance, smk.params.config, "uci",
                     {smk.output.folds: to_csv_bytes(folds),
                      smk.output.summary: to_csv_bytes(summary)},
-                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages))
+                    input_routes(smk.input.sidecars), stage_seconds(smk.params.stages),
+                    code_sha256=smk.params.code_sha256)
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

@@ -268,12 +268,19 @@ def _record_path(results, kind: str) -> Path:
 
 
 def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[dict],
-                    stages: list[dict]) -> None:
+                    stages: list[dict], code_sha256: str | None = None) -> None:
     """Write the tables of ``kind`` (``tables``: each table's path, beside the record ``path``
     as TABLE_SETS names it, -> its bytes) and their record ``path``, all or nothing
     (``fileio.write_files_together``): a run killed while it writes leaves the old set or,
     at the next check (``settle_table_set``), the new one whole, never new tables beside an
-    old record or none."""
+    old record or none. ``code_sha256``: the code digest the workflow keyed the set's cells
+    with (the rule's param), which the record holds once the code on disk is checked to be it:
+    a record of the code edited during the run would call the old code's cells current."""
+    if code_sha256 is not None:
+        from weightboost.workflow_support import check_code
+
+        check_code({"modules": list(TABLE_SET_CODE[kind]), "sha256": code_sha256},
+                   RESULTS_RULES[kind])
     results = Path(path).parent
     by_name = {Path(t).relative_to(results).as_posix(): data for t, data in tables.items()}
     if sorted(by_name) != sorted(TABLE_SETS[kind]):
