@@ -106,9 +106,9 @@ def keyed_arguments(parts: dict, keyed: dict, *, files: dict, job_files, wildcar
     extra = set(read_cells or ()) - set(files)
     if extra or set(read_cells or ()) & set(parts):
         raise ValueError(f"read_cells must name file arguments and no key part: {sorted(extra)}")
-    values = {}
+    values, job_files = {}, set(job_files)
     for name, path in files.items():
-        if path not in set(job_files):
+        if path not in job_files:
             raise ValueError(f"cell job argument {name!r}: {path} is not a file of the job")
         values[name] = path
     for name, source in from_path.items():

@@ -290,7 +290,7 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
         "table_set": kind, "tables": list(TABLE_SETS[kind]), "run": config.get("run", MAIN),
         "tables_sha256": {name: sha256_bytes(by_name[name]) for name in TABLE_SETS[kind]},
         "config": keys, "config_sha256": hashlib.sha256(_canonical(keys).encode()).hexdigest(),
-        "code_sha256": package_digest(*TABLE_SET_CODE[kind]),
+        "code_sha256": code_sha256 or package_digest(*TABLE_SET_CODE[kind]),
         "environment": environment.record(), "inputs": inputs, "stages": stages,
         "platform": platform_record()}
     files = {results / name: by_name[name] for name in TABLE_SETS[kind]}
