@@ -19,7 +19,8 @@ import pandas as pd
 import pytest
 
 from conftest import recorded_job
-from weightboost import warm
+from weightboost import environment, warm
+from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
 from weightboost.workflow_support import job_resources, job_status
 
 pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
@@ -55,7 +56,11 @@ def cell_kwargs(tiny_run, output, **changes):
     kwargs = {"table": str(workdir / "data/processed/uci/pima.csv"), "dataset": "pima",
               "noise": "0.2", "algorithm": "AdaBoost", "spec": config["algorithms"]["AdaBoost"],
               "repeat": "0", "experiment": {"seed": 7, "folds": 3, "rounds": 5},
-              "pinned": config["datasets"]["pima"]["table_sha256"], "output": str(output)}
+              "pinned": config["datasets"]["pima"]["table_sha256"], "output": str(output),
+              # what cell_job_arguments adds to every cell job: the environment and code keyed
+              warm.ENVIRONMENT_ARGUMENT: environment.record(),
+              warm.CODE_ARGUMENT: {"modules": list(TABLE_SET_CODE["uci"]),
+                                   "sha256": package_digest(*TABLE_SET_CODE["uci"])}}
     return {**kwargs, **changes}
 
 

@@ -193,29 +193,35 @@ def test_an_argument_from_anywhere_else_is_refused_by_name():
         keyed(read_cells={"protocol": {}})  # a keyed cell must be a file the job reads
 
 
-def test_a_rule_writing_cells_without_the_keyed_arguments_stops_the_workflow(tiny_run, tmp_path):
-    # the one place that builds cell arguments is what keeps them inside the key: a rule that
-    # writes cells with arguments of its own is refused when the workflow is read
-    _, config = tiny_run
-    snakefile, run = checkout_and_run(tiny_run, tmp_path)
-    rules = snakefile.parent / "workflow" / "rules" / "reuters_study.smk"
-    own = "arguments=lambda wildcards, input, output: job_arguments(category=wildcards.category),"
-    assert "arguments=reuters_cell_arguments," in rules.read_text()
-    rules.write_text(rules.read_text().replace("arguments=reuters_cell_arguments,", own))
-    dry = run_snakemake(run, config, "experiments", "-n", snakefile=snakefile)
-    assert dry.returncode != 0
-    assert "rule reuters_cell writes cells" in dry.stdout + dry.stderr, dry.stderr[-3000:]
+def test_a_cell_job_without_the_keyed_arguments_stops_before_computing(tmp_path, monkeypatch):
+    # the one place that builds cell arguments (cell_job_arguments) is what keeps them inside
+    # the key, and only it adds the environment and code: a cell job built any other way
+    # (a rule with arguments of its own) is refused before it computes or writes anything
+    import pytest
+
+    from weightboost import environment, warm
+    from weightboost.errors import ReproError
+
+    ran = []
+    monkeypatch.setattr(warm, "_target", lambda job: lambda **kwargs: ran.append(kwargs))
+    output = {"output": str(tmp_path / "cell.csv")}
+    for job in sorted(warm.CELL_JOBS):
+        with pytest.raises(ReproError, match="cell_job_arguments"):
+            warm._work(job, {**output, warm.ENVIRONMENT_ARGUMENT: environment.record()})
+    assert ran == [] and not (tmp_path / "cell.csv").exists()
+    warm._work("fetch_uci", output)  # a data job is not keyed: it needs neither
+    assert ran == [output]
 
 
 def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
-    # a change of that code changes the param and reruns the cell (the params rerun trigger);
-    # the tables' provenance records the same digest
+    # the code argument its job checks the disk against; the key in its path digests the same
+    # code, and the tables' provenance records it
     workdir, _ = tiny_run
     records = [json.loads(p.read_text()) for p in (workdir / ".snakemake/metadata").iterdir()]
     for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
         digest = package_digest(*TABLE_SET_CODE[table_set])
         cells = [r for r in records if r["rule"] == rule]
-        assert cells and all(repr(digest) in r["params"] for r in cells)
+        assert cells and all(f'"sha256": "{digest}"' in r["shellcmd"] for r in cells)
         recorded = json.loads((workdir / f"results/{table_set}.provenance.json").read_text())
         assert recorded["code_sha256"] == digest
 
@@ -309,8 +315,7 @@ def test_code_edited_while_a_cell_job_runs_fails_the_job(tmp_path, monkeypatch):
     # the outputs of a failed job
     import pytest
 
-    from weightboost import warm
-    from weightboost import package_code
+    from weightboost import environment, package_code, warm
     from weightboost.workflow_support import CodeChangedError
 
     digests = iter(["a" * 64, "b" * 64])
@@ -320,7 +325,8 @@ def test_code_edited_while_a_cell_job_runs_fails_the_job(tmp_path, monkeypatch):
     code = {"modules": ["c45"], "sha256": "a" * 64}
     with pytest.raises(CodeChangedError, match="a{12} -> b{12}"):
         warm._work("uci_cell", {"output": str(tmp_path / "cell.csv"),
-                                warm.CODE_ARGUMENT: code})
+                                warm.CODE_ARGUMENT: code,
+                                warm.ENVIRONMENT_ARGUMENT: environment.record()})
     assert ran == [{"output": str(tmp_path / "cell.csv")}]  # computed once, then refused
 
 

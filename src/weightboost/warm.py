@@ -79,6 +79,9 @@ ENVIRONMENT_ARGUMENT = "environment"
 # and the package code they were computed for (its TABLE_SET_CODE parts and their digest),
 # checked before and after the job computes (weightboost.workflow_support.check_code)
 CODE_ARGUMENT = "code"
+# the jobs that write cells (results/cells/): each must be given both, which only the workflow's
+# cell_job_arguments builds (with its other arguments from the cell's key, path and files)
+CELL_JOBS = frozenset(job for job in JOBS if job.endswith("_cell"))
 SERVER_LOG = "logs/warm_server.log"
 ABANDONED = 75                      # a worker's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
@@ -218,9 +221,16 @@ def _work(job, kwargs):
     from weightboost.cell_archive import restored
     from weightboost.workflow_support import check_code
 
+    from weightboost.errors import ReproError
+
     kwargs = dict(kwargs)
     expected = kwargs.pop(ENVIRONMENT_ARGUMENT, None)
     code = kwargs.pop(CODE_ARGUMENT, None)
+    if job in CELL_JOBS and (expected is None or code is None):
+        raise ReproError(f"{job} was given no {ENVIRONMENT_ARGUMENT!r} or {CODE_ARGUMENT!r} "
+                         "argument: a cell job's arguments are built by cell_job_arguments "
+                         "(workflow/rules/common.smk), so that each comes from its key, its "
+                         "path or its files")
     if expected is not None:
         environment.check(expected, job)
     if not restored(kwargs.values()):

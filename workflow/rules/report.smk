@@ -4,6 +4,10 @@
 # match the config and their provenance records; it computes only tables that are missing
 # (report_only in common.smk). `snakemake all` brings the tables up to date first.
 
+REPORT_SETS = ("uci", "reuters")  # the table sets the main report reads
+report_tables = report_inputs(REPORT_SETS)
+report_table_digests = given_digests(REPORT_SETS)
+
 
 rule report:
     input:

@@ -1,0 +1,74 @@
+# How a compute job runs: its command, its arguments, and the run's warm worker.
+import os
+import shlex
+import sys
+
+from snakemake_interface_executor_plugins.settings import DeploymentMethod
+
+# Warm workers (weightboost.warm): when the jobs run on this machine, one server per run imports
+# the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
+# imports. WEIGHTBOOST_WARM=off runs every job in its own process.
+# Cell archives (weightboost.cell_archive): a cell job restores its outputs from
+# results/archive/*.zip when one holds them under their paths (keys), unless `cell_archive` is
+# false. Set here, before any job or warm server starts, so every job of the run inherits it.
+os.environ[cell_archive.ENV] = "on" if config.get("cell_archive", True) else "off"
+
+
+onstart:
+    # under the SLURM executor: no submission may ask for more CPUs than a node has
+    if workflow.executor_plugin is not None and workflow.executor_plugin.cli_prefix == "slurm":
+        from weightboost.cluster import check_partition_cpus
+
+        remote = [j for j in workflow.dag.needrun_jobs() if not j.is_local]
+        try:
+            if remote:  # a grouped submission asks for up to `cores`, a single job its threads
+                check_partition_cpus(max(workflow.cores if j.group else j.threads
+                                         for j in remote),
+                                     {j.resources.get("slurm_partition") for j in remote})
+        except ReproError as exc:
+            raise WorkflowError(str(exc))
+    if workflow.local_exec and warm.JOBS.keys() & {j.rule.name for j in workflow.dag.needrun_jobs()}:
+        warm.start()
+
+# A SLURM job's Snakemake (the batch step's, which runs a submission's cells, each in a job step
+# of its own) runs no hooks: it starts the server for its cells here, as it reads the workflow.
+# The server leaves with it (weightboost.warm, "In a SLURM job").
+if workflow.remote_exec and warm.in_batch_step():
+    warm.start(log=warm.batch_step_log())
+
+
+onsuccess:
+    warm.stop()
+
+
+onerror:
+    warm.stop()
+
+
+# The compute rules' command: `python -m weightboost.warm job <job> <log> <arguments>` calls the
+# function <job> of weightboost.experiment.jobs with the keyword arguments of the JSON param
+# `arguments` (job_arguments), in the run's warm worker if there is one. (Not a `script:`, whose
+# process starts by importing Snakemake's script support: 0.25 s per job.) The Python is
+# Snakemake's own, or the rule's conda environment's when one is deployed.
+JOB_PYTHON = ("python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+              else shlex.quote(sys.executable))
+
+
+def job_command(job):
+    """The shell command of the compute rule ``job`` (a key of weightboost.warm.JOBS)."""
+    return f"{JOB_PYTHON} -m weightboost.warm job {job} {{log:q}} {{params.arguments:q}}"
+
+
+def job_arguments(**arguments):
+    """The `arguments` param of a compute job: its job function's keyword arguments as JSON
+    (keys sorted: the params Snakemake records for its rerun trigger do not depend on order)."""
+    return json.dumps(arguments, sort_keys=True)
+
+
+
+# Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
+# warm server compiles the kernels (20-60 s on a fresh clone, by machine), cells wait for it
+# and the data jobs can run (src/weightboost/warm.py). Then the Reuters cells, the longest
+# (10-25 s each), so that none ends the run alone; then the UCI cells (0).
+DATA_PRIORITY = 10
+LONG_CELL_PRIORITY = 1
