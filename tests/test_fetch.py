@@ -11,7 +11,8 @@ import pytest
 
 from conftest import CLOSED_URL, FIXTURE_MIRROR
 from weightboost.data.download import DownloadError, RetryPolicy, http_get
-from weightboost.data.fetch import FetchSettings, fetch_raw, resolve_mirror
+from weightboost.data.fetch import FetchSettings, fetch_raw
+from weightboost.data.sources import resolve_mirror
 from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ChecksumError, ConfigError, InputFileError, SourceUnavailableError
 

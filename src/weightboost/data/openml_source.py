@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from weightboost.data.fetch import FetchSettings, SourceSkipped
+from weightboost.data.sources import FetchSettings, SourceSkipped
 from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError
 
