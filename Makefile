@@ -6,22 +6,22 @@ CORES ?= all
 # Python writes each module's bytecode the first time a process imports it, even where the
 # environment sets PYTHONDONTWRITEBYTECODE (this machine does): the install does not compile
 # the whole environment (about 13 of uv's 15 s on a 2-core machine, for the 3,100 of its modules
-# that a run and the suite import; README "No bytecode at install")
+# that a run and the suite import; docs/running.md, "No bytecode at install")
 unexport PYTHONDONTWRITEBYTECODE
 PYTEST_ARGS ?=
 # the suite's processes (pytest-xdist): one per core and one more, since about a third of the
 # suite's time is spent waiting (for a SLURM queue, a killed run, a Snakemake's jobs); on 2
-# cores 3 took 4:09, 2 took 5:55 and 4 took 4:29 (README, "Tests"). Each test file stays in one
-# process, so that a file's shared fixtures (a finished run, the one-node SLURM) are built once,
-# in the order of tests/conftest.py (long files first)
+# cores 3 took 4:09, 2 took 5:55 and 4 took 4:29 (docs/performance.md, "The test suite"). Each
+# test file stays in one process, so that a file's shared fixtures (a finished run, the one-node
+# SLURM) are built once, in the order of tests/conftest.py (long files first)
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 # uv, the resolver of `make lock` and the default installer of `make install`: a tool, not part
 # of the environment it locks; tools.lock pins its version with hashes (`make tools-lock
 # UV_VERSION=x.y.z` moves it)
 TOOLS_LOCK := tools.lock
 # who installs requirements.lock into .venv: uv (default) downloads and unpacks in parallel,
-# many times faster than pip (README "A locked environment"); if uv cannot be installed or
-# fails, pip installs the lock instead.
+# many times faster than pip (docs/running.md, "The locked environment"); if uv cannot be
+# installed or fails, pip installs the lock instead.
 # INSTALLER=pip: pip only (pip reads its own configuration, e.g. a local wheel house; uv does not)
 INSTALLER ?= uv
 INSTALL_UV = $(BIN)/python -m pip install --quiet --require-hashes -r $(TOOLS_LOCK)
@@ -46,7 +46,7 @@ help:
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
 	@echo "make report      rebuild reports/ from the tables under results/ (no recomputation)"
-	@echo "make readme      rewrite the results quoted in README.md from the committed tables"
+	@echo "make readme      rewrite the numbers of README.md and reports/findings.md from the tables"
 	@echo "make lint        snakemake --lint"
 	@echo "make regression  re-run the reduced 'ci' profile and diff its tables with tests/golden/ci"
 	@echo "make golden      re-run the 'ci' profile and overwrite tests/golden/ci (review the diff!)"
@@ -123,10 +123,10 @@ test: install
 lint: install
 	$(BIN)/snakemake --lint
 
-# every <!--n:...--> number of README.md from the committed tables (weightboost.report.readme);
-# a test fails while one differs
+# every <!--n:...--> number of README.md and reports/findings.md from the committed tables
+# (weightboost.report.readme); a test fails while one differs
 readme: install
-	$(BIN)/python -m weightboost.report.readme README.md
+	$(BIN)/python -m weightboost.report.readme README.md reports/findings.md
 
 regression: install
 	$(BIN)/python -m weightboost.regression run --config ci

@@ -17,8 +17,8 @@ where one did.
 Weights are gamma(1) draws, as boosting gives trees of various depths, with ``--weights unit``
 ones (a single tree, or a resampling booster's: every class weight a whole number; the order
 effect above is larger there, an A/A run gave 0.50 and 2.05 on wpbc, 1.01 combined), or with
-``--weights weightboost|weightdecay`` the weightings of a 20-round booster on the whole set (as
-``bench/c45_perf.py`` records them): deeper trees, which prune longer. Sets: the UCI tables
+``--weights weightboost|weightdecay`` the weightings of a 20-round booster on the whole set
+(``boosting_weightings``): deeper trees, which prune longer. Sets: the UCI tables
 (`snakemake data`) and ``r-<category>`` for Reuters one-vs-rest (`snakemake reuters_features`).
 The copies live under ``$TMPDIR/weightboost-ab/`` by source digest, so their compiled kernels
 are reused by the next comparison of the same sources (each new version compiles once, about
@@ -106,6 +106,31 @@ def load_sets(names, prepare_first, prepare_second):
     return sets
 
 
+def boosting_weightings(data, y, rounds: int, booster: str) -> list:
+    """The weights of every tree of a ``rounds``-round ``booster`` ("weightboost": WeightBoost,
+    beta 0.5; "weightdecay": Weight Decay, C 0.003) on (data, y), in order (it stops early
+    when a round's tree is perfect or useless), fitted by the installed package."""
+    import numpy as np
+
+    from weightboost.boosting import WeightBoost, WeightDecay
+    from weightboost.c45.estimator import C45
+
+    recorded, fit_checked = [], C45._fit_checked
+
+    def recording(self, data, classes, y_index, weights, *rest):
+        recorded.append(np.array(weights, copy=True))
+        return fit_checked(self, data, classes, y_index, weights, *rest)
+
+    C45._fit_checked = recording
+    try:
+        model = (WeightBoost(n_estimators=rounds, beta=0.5) if booster == "weightboost"
+                 else WeightDecay(n_estimators=rounds))
+        model.fit(data, y)
+    finally:
+        C45._fit_checked = fit_checked
+    return recorded
+
+
 def measure(names: list[str], rounds: int, first: str, differ: set,
             weighting: str = "gamma") -> dict[str, float]:
     """In this process: the median paired time ratio work/base per set, ``first`` ('base' or
@@ -127,8 +152,6 @@ def measure(names: list[str], rounds: int, first: str, differ: set,
         elif weighting == "unit":  # a single tree, or a resampling booster's
             weights = [np.ones(len(y))]
         else:  # the last four of the booster's rounds (or all, if it stopped before)
-            from c45_perf import boosting_weightings
-
             weights = boosting_weightings(X, y, 20, weighting)[-4:]
         for v in order:  # compile, and the first fit's allocations
             versions[v].C45().fit(by_version[v], y, sample_weight=weights[0])

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from weightboost.config import load_config
+from weightboost.pipeline.config import load_config
 from weightboost.reuters.corpus import modapte
 from weightboost.reuters.stage import build, read_corpus
 from weightboost.reuters.text import Analyzer, read_stopwords

@@ -13,7 +13,7 @@ learner entry, else of its dataset. A cell's seconds are its job's CPU seconds, 
 line of its log (``workflow_support.RESOURCES``; a cell runs in one thread, so this is what it
 costs on a free core), else its benchmark's wall seconds, which also count the time it waited
 for a core on a shared machine (a study computed beside the test suite: 5-7× its CPU time). A
-cell restored from a cell archive (``weightboost.cell_archive``) measured a copy: it counts as
+cell restored from a cell archive (``weightboost.pipeline.cell_archive``) measured a copy: it counts as
 not measured.
 """
 
@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.cell_archive import was_restored
-from weightboost.config import load_config, noise_name
+from weightboost.pipeline.cell_archive import was_restored
+from weightboost.pipeline.config import load_config, noise_name
 from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
-from weightboost.workflow_support import job_resources
+from weightboost.pipeline.workflow_support import job_resources
 
 
 def measured(root: Path, logs: Path, rule: str, depth: int) -> dict:

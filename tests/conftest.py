@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 import warm_snakemake
-from weightboost.config import load_config
+from weightboost.pipeline.config import load_config
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -48,7 +48,7 @@ def pytest_sessionstart(session):
     compiles them when a test first needs them, as before."""
     starts_workers = getattr(session.config.option, "numprocesses", None)
     if starts_workers and os.environ.get("PYTEST_XDIST_WORKER") is None:
-        from weightboost.warm import warm_up
+        from weightboost.pipeline.warm import warm_up
 
         warm_up()
 
@@ -239,14 +239,14 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
 def recorded_job(workdir: Path, rule: str, **where) -> tuple[str, dict]:
     """The job name and keyword arguments of a ``rule`` job of the finished run in ``workdir``
     (the first whose arguments include ``where``), from the command Snakemake recorded
-    (``python -m weightboost.warm job NAME LOG ARGUMENTS``), with the paths of files that exist
+    (``python -m weightboost.pipeline.warm job NAME LOG ARGUMENTS``), with the paths of files that exist
     made absolute. Its outputs are the run's own files: point them elsewhere before running
     it."""
     for path in sorted((workdir / ".snakemake" / "metadata").iterdir()):
         record = json.loads(path.read_text())
         if record["rule"] == rule:
             command = shlex.split(record["shellcmd"])
-            assert command[1:4] == ["-m", "weightboost.warm", "job"], command
+            assert command[1:4] == ["-m", "weightboost.pipeline.warm", "job"], command
             arguments = {key: str(workdir / value) if isinstance(value, str)
                          and (workdir / value).is_file() else value
                          for key, value in json.loads(command[6]).items()}

@@ -9,7 +9,7 @@ import pytest
 
 from weightboost.c45 import C45
 from weightboost.c45.tree import ATTR, FIRST, NCHILD
-from weightboost.config import dataset_spec
+from weightboost.pipeline.config import dataset_spec
 from weightboost.data.uci import build_canonical
 
 WEKA_UNPRUNED_SPLITS = [

@@ -1,4 +1,4 @@
-"""Cell archives (weightboost.cell_archive): a job restores exactly the files a packed cell
+"""Cell archives (weightboost.pipeline.cell_archive): a job restores exactly the files a packed cell
 held, only when the archive holds all of its outputs and archives are on, never computes what
 it restored, and a damaged archive stops it by name."""
 
@@ -6,8 +6,9 @@ import zipfile
 
 import pytest
 
-from weightboost import cell_archive, warm
 from weightboost.errors import InputFileError
+from weightboost.pipeline import cell_archive, environment, warm
+from weightboost.pipeline.package_code import package_digest
 
 CELL = "results/cells/sensitivity/pima/noise0.1/AdaBoost/0123456789ab/reps10.csv"
 F1 = "results/cells/reuters/earn/AdaBoost/ba9876543210.csv"
@@ -44,8 +45,10 @@ def test_a_job_restores_its_outputs_byte_for_byte_and_computes_nothing(workdir, 
         raise AssertionError("a restored job computed its cell")
 
     monkeypatch.setattr(warm, "_target", lambda job: compute)
+    keyed = {warm.ENVIRONMENT_ARGUMENT: environment.record(),   # as cell_job_arguments adds
+             warm.CODE_ARGUMENT: {"modules": ["c45"], "sha256": package_digest("c45")}}
     warm._work("reuters_cell", {"matrices": "data/processed/reuters/m.npz", "f1_output": F1,
-                                "curve_output": CURVE, "category": "earn"})
+                                "curve_output": CURVE, "category": "earn", **keyed})
     assert {p: (workdir / p).read_bytes() for p in expected} == expected
 
 

@@ -1,5 +1,5 @@
 """The SLURM profile on a real (one-node) SLURM: jobs are submitted, batched and tracked through
-profiles/slurm, and give the same table rows as the same cells of a local run (README, "On a
+profiles/slurm, and give the same table rows as the same cells of a local run (docs/running.md, "On a
 cluster")."""
 
 import copy
@@ -54,7 +54,7 @@ def runs(cluster, tmp_path_factory, tiny_config, tiny_run):
                                "paper_rounds": {}}
     remote = tmp_path_factory.mktemp("remote")
     # the test cluster answers at once: check job states every 2 s, not the profile's 10-40 s.
-    # One core per submission: the job step runs a group's cells in series anyway (README, "On
+    # One core per submission: the job step runs a group's cells in series anyway (docs/running.md, "On
     # a cluster"), and the node's two CPUs then run two submissions at once.
     done = run_snakemake(remote, config, "experiments", "--profile", str(PROFILE),
                          "--cores", "1", "--slurm-init-seconds-before-status-checks", "1",
@@ -81,7 +81,7 @@ def test_jobs_run_through_slurm_batched_and_complete(cluster, runs):
     # every submission asks for at most the cores given
     assert all(int(cluster.job(j)["NumCPUs"]) <= 1 for j in job_ids)
     # the group's cells ran in the warm worker its batch step's Snakemake started, each cell's
-    # job step holding only the job's process (weightboost.warm, "In a SLURM job")
+    # job step holding only the job's process (weightboost.pipeline.warm, "In a SLURM job")
     (uci_job,) = [j for j, c in comments.items() if "uci_cell" in c]
     server_log = (remote / f"logs/warm_server.slurm-{uci_job}.log").read_text()
     assert len(re.findall(r"uci_cell for job process \d+: started in worker", server_log)) == 4

@@ -223,7 +223,7 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
         tmp_path, monkeypatch, small_config):
     # killed after the first table's rename: the next check finishes the set instead of
     # refusing a table that its (old) record does not describe
-    from weightboost.experiment.provenance import check_table_digests, write_table_set
+    from weightboost.pipeline.provenance import check_table_digests, write_table_set
 
     record = tmp_path / "uci.provenance.json"
     folds, summary = tmp_path / "uci_folds.csv", tmp_path / "uci_summary.csv"
@@ -266,7 +266,7 @@ def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_ru
 
 
 def test_a_table_set_is_the_set_its_kind_names(tmp_path, small_config):
-    from weightboost.experiment.provenance import write_table_set
+    from weightboost.pipeline.provenance import write_table_set
 
     with pytest.raises(ValueError, match="uci_summary.csv"):
         write_table_set(tmp_path / "uci.provenance.json", small_config, "uci",
@@ -279,8 +279,8 @@ def test_a_table_set_of_code_edited_during_its_run_is_refused(tmp_path, small_co
     # them current at the new code, and a report-only rebuild would read them as such
     import json
 
-    from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest, write_table_set
-    from weightboost.workflow_support import CodeChangedError
+    from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest, write_table_set
+    from weightboost.pipeline.workflow_support import CodeChangedError
 
     tables = {tmp_path / "uci_folds.csv": b"f\n", tmp_path / "uci_summary.csv": b"s\n"}
     record = tmp_path / "uci.provenance.json"
@@ -383,7 +383,7 @@ def test_a_named_run_writes_its_own_tables_and_leaves_the_main_ones(finished, sm
     assert record["run"] == "noise10" and record["config"]["experiment"]["noise_levels"] == \
         [0.0, 0.1]
     # where the tables were combined: this machine (docs/algorithms.md §1.4)
-    from weightboost.experiment.provenance import platform_record
+    from weightboost.pipeline.provenance import platform_record
     assert record["platform"] == platform_record() and record["platform"]["cpu"]
     assert {k: v for k, v in snapshot(finished).items() if k.startswith("results/uci")} == \
         main_tables

@@ -13,7 +13,7 @@ import yaml
 from packaging.requirements import Requirement
 
 from conftest import ROOT
-from weightboost.lockfile import lock_mismatches, locked_versions, normalise
+from weightboost.pipeline.lockfile import lock_mismatches, locked_versions, normalise
 
 LOCK = ROOT / "requirements.lock"
 
@@ -71,7 +71,7 @@ def test_mismatches_name_the_package_and_both_versions(tmp_path):
 
 
 def test_make_runs_its_commands_with_bytecode_writing_on(tmp_path):
-    # The install compiles no bytecode (README "No bytecode at install"): the first process to
+    # The install compiles no bytecode (docs/running.md, "No bytecode at install"): the first process to
     # import a module writes it. Where the environment sets PYTHONDONTWRITEBYTECODE, every
     # process would compile its imports anew unless make's commands run without it.
     if shutil.which("make") is None:

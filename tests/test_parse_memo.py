@@ -1,9 +1,9 @@
-"""weightboost.parse_memo: an answer of the workflow's parse is reused only for the same config
+"""weightboost.pipeline.parse_memo: an answer of the workflow's parse is reused only for the same config
 sections and code, and an error is never remembered."""
 
 import pytest
 
-from weightboost import parse_memo
+from weightboost.pipeline import parse_memo
 from weightboost.errors import ConfigError
 
 

@@ -120,7 +120,7 @@ def test_load_config_merges_overlays_as_snakemake_and_names_a_missing_file(tmp_p
     --configfile merge); a missing file is named."""
     from pathlib import Path
 
-    from weightboost.config import load_config
+    from weightboost.pipeline.config import load_config
     from weightboost.errors import ConfigError
 
     root = Path(__file__).resolve().parents[1]

@@ -1,17 +1,18 @@
-"""README.md's quoted results are bound to the committed tables (weightboost.report.readme), and
-the committed derived tables under reports/tables/ are what the report code computes from the
-committed results: a table recomputed without its report rebuilt (or edited by hand) cannot sit
-beside them unnoticed. (The main report's Tables 2-4 and claims are checked through Snakemake in
-tests/test_report.py.)"""
+"""The results README.md and reports/findings.md quote are bound to the committed tables
+(weightboost.report.readme), and the committed derived tables under reports/tables/ are what the
+report code computes from the committed results: a table recomputed without its report rebuilt
+(or edited by hand) cannot sit beside them unnoticed. (The main report's Tables 2-4 and claims
+are checked through Snakemake in tests/test_report.py.)"""
 
 import pytest
 
 from conftest import ROOT
 from weightboost.errors import ReproError
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.report.readme import MARK, Tables, evaluate, render, stale
+from weightboost.report.readme import (MARK, PAGES, Tables, evaluate, main, project_root, render,
+                                       stale)
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+TEXTS = {page: (ROOT / page).read_text(encoding="utf-8") for page in PAGES}
 ROUNDS = ("summary reading=primary noise=0|0.1 algorithm=WeightBoost field=rounds_mean agg=mean "
           "fmt=.0f")
 
@@ -21,9 +22,29 @@ def tables():
     return Tables(ROOT)
 
 
-def test_every_quoted_result_is_what_the_committed_tables_say(tables):
-    assert len(MARK.findall(README)) >= 50  # the summary's results are bound, not typed
-    assert stale(README, tables) == []  # else: `make readme`, and read the prose again
+def test_the_pages_quote_bound_results():
+    assert set(PAGES) == {"README.md", "reports/findings.md"}
+    assert all(MARK.search(text) for text in TEXTS.values())  # the headline numbers too
+    assert sum(len(MARK.findall(text)) for text in TEXTS.values()) >= 50  # bound, not typed
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_quoted_result_is_what_the_committed_tables_say(tables, page):
+    assert stale(TEXTS[page], tables) == []  # else: `make readme`, and read the prose again
+
+
+def test_a_query_may_wrap_across_lines(tables):
+    one_line = f"<!--n:{ROUNDS}-->0<!--/n-->"
+    wrapped = one_line.replace(" field=", "\n  field=")
+    [problem] = stale(wrapped, tables)  # read as one query, its line the marker's first
+    assert problem.startswith(f"line 1: 0 should be {evaluate(ROUNDS, tables)} ({ROUNDS})")
+    assert render(wrapped, tables) == wrapped.replace("-->0<", f"-->{evaluate(ROUNDS, tables)}<")
+
+
+def test_a_page_below_the_root_reads_the_root_tables(tmp_path, capsys):
+    assert project_root(ROOT / "reports" / "findings.md") == ROOT
+    assert main([str(tmp_path / "page.md")]) == 2  # no project above it: named, nothing written
+    assert "config/config.yaml" in capsys.readouterr().err
 
 
 def test_a_moved_table_value_is_named_with_its_line_and_new_value(tables):

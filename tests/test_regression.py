@@ -94,8 +94,8 @@ primary,pima,0.1,WeightDecay,WeightDecay,0,1,0.2631578947368421,100
 def test_stage_records_sum_the_jobs_cpu_from_their_logs(tmp_path, monkeypatch):
     # a warm worker's job is not a process Snakemake's benchmark sees (cpu_time 0.03 for a
     # three-minute cell): the record takes CPU and peak RSS from the jobs' logs, or none
-    from weightboost.experiment.provenance import stage_seconds
-    from weightboost.workflow_support import RESOURCES
+    from weightboost.pipeline.provenance import stage_seconds
+    from weightboost.pipeline.workflow_support import RESOURCES
 
     monkeypatch.chdir(tmp_path)
     files = []

@@ -219,9 +219,9 @@ def test_committed_results_rebuild_the_report_without_recomputing(tmp_path, main
 
 
 def test_a_page_says_when_its_tables_come_from_another_software_environment(tmp_path):
-    # a record holds the environment its cells were computed in (weightboost.environment);
+    # a record holds the environment its cells were computed in (weightboost.pipeline.environment);
     # a page built from tables of another one says so first, and which versions differ
-    from weightboost import environment
+    from weightboost.pipeline import environment
     from weightboost.report.document import Document
     from weightboost.report.provenance import add_section, environment_now, table_sets
 

@@ -130,14 +130,14 @@ def test_a_snakemake_of_another_directory_is_not_live_here(tmp_path):
 
 def test_the_launcher_stops_the_jobs_a_killed_snakemake_left(tmp_path):
     # processes of jobs working in the run's directory (a compute job's command names
-    # weightboost.warm; a script job runs a file under .snakemake/scripts/, which does not make
+    # weightboost.pipeline.warm; a script job runs a file under .snakemake/scripts/, which does not make
     # it a live Snakemake) are stopped before a resume; those of another directory are left
     other = tmp_path / "other"
     other.mkdir()
     scripts = tmp_path / ".snakemake" / "scripts"
     scripts.mkdir(parents=True)
     (scripts / "tmpjob.parse_uci.py").write_text("import time\ntime.sleep(120)\n")
-    sleeper = [sys.executable, "-c", "import time; time.sleep(120)", "-m", "weightboost.warm",
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)", "-m", "weightboost.pipeline.warm",
                "job"]
     processes = [subprocess.Popen(sleeper, cwd=tmp_path),
                  subprocess.Popen([sys.executable, str(scripts / "tmpjob.parse_uci.py")],

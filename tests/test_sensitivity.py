@@ -9,7 +9,7 @@ import pytest
 
 from conftest import run_snakemake
 from weightboost.errors import ConfigError
-from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
+from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
 from weightboost.experiment.sensitivity import (cell_jobs, cell_name, check_study,
                                                 parse_cell_name, plan, readings, resolve_spec,
                                                 reuters_means, reuters_plan, study_folds,
@@ -355,7 +355,7 @@ def test_the_reuters_rerun_s_record_ignores_the_uci_grid_s_noise_levels(main_con
     # reading's parameters still count
     import json
 
-    from weightboost.experiment.provenance import check_tables, table_inputs
+    from weightboost.pipeline.provenance import check_tables, table_inputs
     from weightboost.experiment.sensitivity import study_section
 
     before = study_config(main_config, noise_levels=[0.0], reuters={"seeds": 2})

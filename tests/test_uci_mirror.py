@@ -3,7 +3,7 @@ canonical tables keep their pinned checksums (a parser change that moves a value
 
 import pytest
 
-from weightboost.config import dataset_spec
+from weightboost.pipeline.config import dataset_spec
 from weightboost.data.uci import build_canonical
 from weightboost.fileio import sha256_bytes, sha256_file
 

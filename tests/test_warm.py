@@ -1,4 +1,4 @@
-"""Warm workers (weightboost.warm): a job done by a child of the run's server writes what the job
+"""Warm workers (weightboost.pipeline.warm): a job done by a child of the run's server writes what the job
 writes in its own process, fails as it fails there, dies with its job process, and the server
 leaves with its Snakemake run."""
 
@@ -19,9 +19,9 @@ import pandas as pd
 import pytest
 
 from conftest import recorded_job
-from weightboost import environment, warm
-from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
-from weightboost.workflow_support import job_resources, job_status
+from weightboost.pipeline import environment, warm
+from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
+from weightboost.pipeline.workflow_support import job_resources, job_status
 
 pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
 
@@ -220,7 +220,7 @@ def test_a_stuck_server_that_is_not_ours_is_left_alone(tiny_run, tmp_path, monke
 
 def test_the_server_leaves_with_its_snakemake_run(tmp_path):
     # a parent that starts a server and dies at once (a Snakemake run killed with SIGKILL)
-    code = ("import sys; from weightboost import warm; "
+    code = ("import sys; from weightboost.pipeline import warm; "
             f"print(warm.start({str(tmp_path)!r}), flush=True)")
     name = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, warm.ENV: ""}, check=True).stdout.strip()
@@ -238,7 +238,7 @@ def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path, m
     # Snakemake killed alone (an out-of-memory killer): the server that leaves with it ends the
     # worker of a running job, and the job's process says so and ends, instead of running the
     # cell itself after the run it belonged to is over
-    code = ("import sys; from weightboost import warm; "
+    code = ("import sys; from weightboost.pipeline import warm; "
             f"print(warm.start({str(tmp_path)!r}), flush=True); sys.stdin.read()")
     parent = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True, env={**os.environ, warm.ENV: ""})
@@ -321,7 +321,7 @@ def test_a_job_process_imports_only_what_asking_the_server_needs():
     """The rule's command runs once per cell: the module it starts must not import the
     package's science or the server's machinery (numpy, pandas, logging, subprocess)."""
     heavy = ["numpy", "pandas", "numba", "logging", "subprocess", "pathlib", "traceback"]
-    code = ("import sys, weightboost.warm; "
+    code = ("import sys, weightboost.pipeline.warm; "
             f"print(' '.join(m for m in {heavy!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -419,7 +419,7 @@ def warm_parent(tmp_path, extra_thread=False):
     server; with ``extra_thread`` a second thread runs when it does, and the process only says
     that it is warm. Returns the process (its stdin open: it lives until that closes), the
     server's name and pid."""
-    code = ("import sys, threading; from weightboost import warm; "
+    code = ("import sys, threading; from weightboost.pipeline import warm; "
             "warm.single_thread_environment(); "
             + ("warm._warm_here = True; threading.Thread(target=sys.stdin.read, "
                "daemon=True).start(); " if extra_thread else "warm.warm_up(); ")
@@ -482,7 +482,7 @@ def test_a_warm_process_running_threads_starts_its_server_afresh(tmp_path):
     parent, name, pid = warm_parent(tmp_path, extra_thread=True)
     try:
         assert answering(name)
-        assert command_line(pid)[-4:-1] == [b"weightboost.warm", b"serve", name.encode()]
+        assert command_line(pid)[-4:-1] == [b"weightboost.pipeline.warm", b"serve", name.encode()]
         deadline = time.time() + 60
         while time.time() < deadline and "ready" not in (tmp_path / warm.SERVER_LOG).read_text():
             time.sleep(0.05)

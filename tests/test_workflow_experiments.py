@@ -12,15 +12,15 @@ import time
 import pandas as pd
 
 from conftest import ROOT, recorded_job, run_snakemake
-from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
+from weightboost.pipeline.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_digest, package_files)
 
-# a job's command (python -m weightboost.warm job ...), then the package's modules it loaded
-# and, on the last line, the distributions (weightboost.environment) of every module loaded
+# a job's command (python -m weightboost.pipeline.warm job ...), then the package's modules it loaded
+# and, on the last line, the distributions (weightboost.pipeline.environment) of every module loaded
 LOADED = """import json, sys
 from pathlib import Path
 import weightboost
-from weightboost import warm
+from weightboost.pipeline import warm
 status = warm.main(sys.argv[1:])
 root = Path(weightboost.__file__).parent
 print(json.dumps([str(Path(m.__file__).relative_to(root)) for name, m in list(sys.modules.items())
@@ -54,7 +54,7 @@ def test_tiny_config_produces_every_table(tiny_run):
                                "f1"}
     curves = pd.read_csv(workdir / "results/reuters_curves.csv")
     assert curves[curves.algorithm == "WeightBoost"]["T"].tolist() == [1, 2, 3]
-    # keyed like its cell (README, "Cell keys")
+    # keyed like its cell (docs/integrity.md, "Cell keys")
     (cell,) = (workdir / "results/cells/uci/pima/noise0.2/AdaBoost").glob("*/rep0.csv")
     key = cell.parent.name
     assert (workdir / f"benchmarks/uci_cell/pima/noise0.2/AdaBoost/{key}/rep0.tsv").is_file()
@@ -102,7 +102,7 @@ def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
 def test_an_edited_learner_entry_gets_new_cells_never_the_old_ones(tiny_run):
     # Snakemake records no callable param: the cells' arguments (a learner's params) were no
     # rerun trigger, and the old cells were read as current. With the key of its code and
-    # config in every cell path, the edited entry's cells are new (README, "Cell keys")
+    # config in every cell path, the edited entry's cells are new (docs/integrity.md, "Cell keys")
     workdir, config = tiny_run
     edited = copy.deepcopy(config)
     edited["algorithms"]["WeightBoost"]["params"]["beta"] = 0.25
@@ -115,7 +115,7 @@ def test_an_edited_learner_entry_gets_new_cells_never_the_old_ones(tiny_run):
 
 
 def test_a_cell_key_holds_the_code_and_every_part():
-    from weightboost.experiment.provenance import computation_key
+    from weightboost.pipeline.provenance import computation_key
 
     parts = ({"seed": 1, "folds": 2, "rounds": 3}, {"learner": "AdaBoost", "params": {}})
     key = computation_key("a" * 64, *parts)
@@ -127,8 +127,8 @@ def test_a_cell_key_holds_the_code_and_every_part():
 
 def test_a_cell_key_moves_with_the_software_environment():
     # cells of an upgraded environment never land where the old environment's cells lie
-    from weightboost import environment
-    from weightboost.experiment.provenance import computation_key
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.provenance import computation_key
 
     here = environment.record()
     upgraded = {**here, "scikit-learn": "99.0"}
@@ -146,7 +146,7 @@ KEY_PARTS = {"protocol": {"seed": 1, "folds": 2}, "learner": {"learner": "AdaBoo
 
 def keyed(**changes):
     """``keyed_arguments`` of a restart cell reading its stop twin, with ``changes``."""
-    from weightboost.workflow_support import keyed_arguments
+    from weightboost.pipeline.workflow_support import keyed_arguments
 
     twin = {"learner": {"learner": "AdaBoost", "params": {"on_degenerate": "stop"}}}
     call = {"parts": KEY_PARTS,
@@ -199,7 +199,7 @@ def test_a_cell_job_without_the_keyed_arguments_stops_before_computing(tmp_path,
     # (a rule with arguments of its own) is refused before it computes or writes anything
     import pytest
 
-    from weightboost import environment, warm
+    from weightboost.pipeline import environment, warm
     from weightboost.errors import ReproError
 
     ran = []
@@ -229,8 +229,8 @@ def test_every_cell_carries_the_digest_of_the_code_it_runs(tiny_run):
 def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_path):
     # a module a cell loads but the digest leaves out could change a table without rerunning
     # its cells; one it lists but no cell loads would rerun them for nothing
-    from weightboost import environment
-    from weightboost.lockfile import normalise
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.lockfile import normalise
 
     workdir, _ = tiny_run
     # a booster's cell: a C4.5 cell loads no boosting module (the learners are imported by
@@ -251,7 +251,7 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
         inner_cv = {"boosting/selection.py"}
         assert loaded == listed - inner_cv, (sorted(loaded - listed), sorted(listed - loaded))
         # and its key holds the versions of the distributions that compute its numbers
-        # (weightboost.environment): one that it loads but neither list names could change a
+        # (weightboost.pipeline.environment): one that it loads but neither list names could change a
         # table after an upgrade while every cell kept its key
         distributions = {normalise(d)
                          for d in json.loads(ran.stdout.splitlines()[-1])}
@@ -261,8 +261,8 @@ def test_the_code_digest_covers_exactly_the_modules_a_cell_runs(tiny_run, tmp_pa
 
 
 def test_every_cell_job_carries_the_environment_and_code_of_its_key(tiny_run):
-    from weightboost import environment
-    from weightboost.warm import CODE_ARGUMENT, ENVIRONMENT_ARGUMENT
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.warm import CODE_ARGUMENT, ENVIRONMENT_ARGUMENT
 
     workdir, _ = tiny_run
     for rule, table_set in (("uci_cell", "uci"), ("reuters_cell", "reuters")):
@@ -279,13 +279,13 @@ def test_a_cell_job_in_another_environment_stops_and_writes_nothing(tiny_run, tm
     # the workflow keyed the cell for the environment it passes; a job that runs elsewhere
     # (a cluster node, a venv replaced under a running Snakemake) would store other numbers
     # under that key
-    from weightboost.warm import ENVIRONMENT_ARGUMENT
+    from weightboost.pipeline.warm import ENVIRONMENT_ARGUMENT
 
     workdir, _ = tiny_run
     job, arguments = recorded_job(workdir, "uci_cell", algorithm="AdaBoost")
     arguments["output"] = str(tmp_path / "cell.csv")
     arguments[ENVIRONMENT_ARGUMENT] = {**arguments[ENVIRONMENT_ARGUMENT], "numpy": "0.0.1"}
-    ran = subprocess.run([sys.executable, "-m", "weightboost.warm", "job", job, "-",
+    ran = subprocess.run([sys.executable, "-m", "weightboost.pipeline.warm", "job", job, "-",
                           json.dumps(arguments)], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "WEIGHTBOOST_WARM": "off"})
     assert ran.returncode == 1
@@ -296,13 +296,13 @@ def test_a_cell_job_in_another_environment_stops_and_writes_nothing(tiny_run, tm
 def test_a_cell_job_whose_code_changed_on_disk_stops_and_writes_nothing(tiny_run, tmp_path):
     # a job that imports the package itself (no warm server, a SLURM job) after an edit under
     # src/ would run the new code and store its numbers under the old code's key
-    from weightboost.warm import CODE_ARGUMENT
+    from weightboost.pipeline.warm import CODE_ARGUMENT
 
     workdir, _ = tiny_run
     job, arguments = recorded_job(workdir, "uci_cell", algorithm="AdaBoost")
     arguments["output"] = str(tmp_path / "cell.csv")
     arguments[CODE_ARGUMENT] = {**arguments[CODE_ARGUMENT], "sha256": "0" * 64}
-    ran = subprocess.run([sys.executable, "-m", "weightboost.warm", "job", job, "-",
+    ran = subprocess.run([sys.executable, "-m", "weightboost.pipeline.warm", "job", job, "-",
                           json.dumps(arguments)], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "WEIGHTBOOST_WARM": "off"})
     assert ran.returncode == 1
@@ -315,8 +315,8 @@ def test_code_edited_while_a_cell_job_runs_fails_the_job(tmp_path, monkeypatch):
     # the outputs of a failed job
     import pytest
 
-    from weightboost import environment, package_code, warm
-    from weightboost.workflow_support import CodeChangedError
+    from weightboost.pipeline import environment, package_code, warm
+    from weightboost.pipeline.workflow_support import CodeChangedError
 
     digests = iter(["a" * 64, "b" * 64])
     monkeypatch.setattr(package_code, "code_digest", lambda files: next(digests))

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import make_tiny_config, recorded_job, run_snakemake
 from test_workflow_experiments import LOADED
-from weightboost.experiment.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
+from weightboost.pipeline.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_files)
 
 pytestmark = pytest.mark.slow  # started first under `make test`: a Snakemake run of the study
@@ -119,7 +119,7 @@ BAD = [
 
 @pytest.mark.parametrize("edit, key", BAD)
 def test_bad_study_config_is_refused_naming_the_key(main_config, edit, key):
-    from weightboost.config import check_learners, validate_schema
+    from weightboost.pipeline.config import check_learners, validate_schema
     from weightboost.errors import ConfigError
 
     config = regboost_config(main_config)
@@ -163,8 +163,8 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
     # as for the UCI and Reuters cells: together the two kinds of cell load exactly the
     # study's TABLE_SET_CODE (the planning module, experiment/regboost.py, is not in it: a
     # change of the plan reruns no cell)
-    from weightboost import environment
-    from weightboost.lockfile import normalise
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.lockfile import normalise
 
     workdir, _ = regboost_run
     loaded = set()

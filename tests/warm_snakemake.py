@@ -1,12 +1,12 @@
 """Snakemake for the tests without its start-up: a process that has imported Snakemake once
-forks a child for each run (the idea of ``weightboost.warm``, for the command line instead of a
+forks a child for each run (the idea of ``weightboost.pipeline.warm``, for the command line instead of a
 job).
 
 A ``python -m snakemake ...`` spends about 2.3 s of CPU importing Snakemake, its plugins,
 pandas and SQLAlchemy before it reads the workflow; the suite runs Snakemake about a hundred
-times. The zygote also warms the package (``weightboost.warm.warm_up``), so that a run's warm
+times. The zygote also warms the package (``weightboost.pipeline.warm.warm_up``), so that a run's warm
 server, which costs about 3 s of imports and kernel loading started afresh, is forked from the
-run's Snakemake (``weightboost.warm``, module docstring). The child of ``WarmSnakemake.run`` is
+run's Snakemake (``weightboost.pipeline.warm``, module docstring). The child of ``WarmSnakemake.run`` is
 a fresh process in every way a run can see (its own working directory, environment, standard
 streams and process group) that calls Snakemake's command-line entry point
 (``snakemake.cli.main``) with the same arguments; only the imports are shared.
@@ -41,7 +41,7 @@ def serve() -> None:
     import pkgutil
     import traceback
 
-    from weightboost import warm
+    from weightboost.pipeline import warm
 
     # one thread, as the warm server runs: a run's server is then forked from its Snakemake,
     # which holds the package warm (below), rather than started afresh

@@ -7,7 +7,7 @@ then runs Snakemake with the given arguments; the default profile's ``rerun-inco
 the jobs that were interrupted. ``make reproduce`` uses it.
 
 A Snakemake killed alone (an out-of-memory killer picks one process) leaves its running jobs
-behind: their processes (``python -m weightboost.warm job ...``, and the warm workers doing
+behind: their processes (``python -m weightboost.pipeline.warm job ...``, and the warm workers doing
 their work) live on and write their cells when they finish. Such a cell lands at the path of
 the killed run's config and code (the key in every cell path, ``computation_key``), so it is
 never read by a run of another config or code; but it still takes cores from the resumed run.
@@ -70,13 +70,13 @@ def _live_snakemake_in(directory: Path) -> bool:
 
 def orphaned_jobs(directory: Path) -> list[int]:
     """The processes of jobs (and their warm workers) left in ``directory`` by a Snakemake that
-    is gone: every process working there whose command line names ``weightboost.warm`` (a
+    is gone: every process working there whose command line names ``weightboost.pipeline.warm`` (a
     compute job's, its shell's, a warm server's or worker's) or a script of Snakemake's
     (``.snakemake/scripts/``: the data and table jobs)."""
     scripts = str(directory / ".snakemake" / "scripts") + "/"
     return sorted(pid for pid, words, cwd in _processes()
                   if cwd == directory and not _is_snakemake(words)
-                  and any("weightboost.warm" in w or w.startswith(scripts)
+                  and any("weightboost.pipeline.warm" in w or w.startswith(scripts)
                           or w.startswith(".snakemake/scripts/") for w in words))
 
 

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from weightboost.config import (check_config, check_fold_count, check_learners, dataset_spec,
+from weightboost.pipeline.config import (check_config, check_fold_count, check_learners, dataset_spec,
                                 noise_name)
-from weightboost.experiment.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE,
+from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE,
                                                TABLE_SETS, check_table_digests,
                                                check_tables, computation_key, dataset_content,
                                                grid_protocol, package_digest, replaced_table_sets,
                                                reports_dir, results_dir, reuters_content)
-from weightboost import cell_archive, environment, warm
-from weightboost.parse_memo import remembered
-from weightboost.workflow_support import keyed_arguments
+from weightboost.pipeline import cell_archive, environment, warm
+from weightboost.pipeline.parse_memo import remembered
+from weightboost.pipeline.workflow_support import keyed_arguments
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
 from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
@@ -43,7 +43,7 @@ def script_digest(name: str) -> str:
 
 RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
 REPORTS = reports_dir(config)
-# The software environment this workflow keys its cells with (weightboost.environment): part of
+# The software environment this workflow keys its cells with (weightboost.pipeline.environment): part of
 # every cell's key, and passed to every cell job, which stops if it runs in another one.
 ENVIRONMENT = environment.record()
 ENVIRONMENT_SHA256 = environment.digest(ENVIRONMENT)
@@ -63,7 +63,7 @@ def data_content(dataset):
 
 
 # -- cell keys --------------------------------------------------------------------------------
-# Every cell's path holds `key` (weightboost.experiment.provenance.computation_key): a digest of
+# Every cell's path holds `key` (weightboost.pipeline.provenance.computation_key): a digest of
 # its table set's code and of the config values its numbers depend on besides the path's other
 # wildcards. Snakemake records no callable param (the jobs' `arguments`), and a job of a killed
 # run may finish after the next run started: a cell of other code or another config then lands
@@ -96,7 +96,7 @@ def cell_job_arguments(kind, wildcards, input, output, parts, keyed, files, from
     a function of a path wildcard, or a value of the key's ``parts`` (``keyed_arguments``),
     once the path's key is the key of ``parts`` and the path of every keyed cell the job reads
     holds that cell's key; with the environment and the code the key was computed for (checked
-    and removed by the job's runner, ``weightboost.warm``)."""
+    and removed by the job's runner, ``weightboost.pipeline.warm``)."""
     check_key(wildcards, cell_key(kind, parts))
     for name, cell_parts in (read_cells or {}).items():
         if cell_key(kind, cell_parts) not in Path(files[name]).parts:

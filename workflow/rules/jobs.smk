@@ -5,10 +5,10 @@ import sys
 
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
-# Warm workers (weightboost.warm): when the jobs run on this machine, one server per run imports
+# Warm workers (weightboost.pipeline.warm): when the jobs run on this machine, one server per run imports
 # the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
 # imports. WEIGHTBOOST_WARM=off runs every job in its own process.
-# Cell archives (weightboost.cell_archive): a cell job restores its outputs from
+# Cell archives (weightboost.pipeline.cell_archive): a cell job restores its outputs from
 # results/archive/*.zip when one holds them under their paths (keys), unless `cell_archive` is
 # false. Set here, before any job or warm server starts, so every job of the run inherits it.
 os.environ[cell_archive.ENV] = "on" if config.get("cell_archive", True) else "off"
@@ -17,7 +17,7 @@ os.environ[cell_archive.ENV] = "on" if config.get("cell_archive", True) else "of
 onstart:
     # under the SLURM executor: no submission may ask for more CPUs than a node has
     if workflow.executor_plugin is not None and workflow.executor_plugin.cli_prefix == "slurm":
-        from weightboost.cluster import check_partition_cpus
+        from weightboost.pipeline.cluster import check_partition_cpus
 
         remote = [j for j in workflow.dag.needrun_jobs() if not j.is_local]
         try:
@@ -32,7 +32,7 @@ onstart:
 
 # A SLURM job's Snakemake (the batch step's, which runs a submission's cells, each in a job step
 # of its own) runs no hooks: it starts the server for its cells here, as it reads the workflow.
-# The server leaves with it (weightboost.warm, "In a SLURM job").
+# The server leaves with it (weightboost.pipeline.warm, "In a SLURM job").
 if workflow.remote_exec and warm.in_batch_step():
     warm.start(log=warm.batch_step_log())
 
@@ -45,7 +45,7 @@ onerror:
     warm.stop()
 
 
-# The compute rules' command: `python -m weightboost.warm job <job> <log> <arguments>` calls the
+# The compute rules' command: `python -m weightboost.pipeline.warm job <job> <log> <arguments>` calls the
 # function <job> of weightboost.experiment.jobs with the keyword arguments of the JSON param
 # `arguments` (job_arguments), in the run's warm worker if there is one. (Not a `script:`, whose
 # process starts by importing Snakemake's script support: 0.25 s per job.) The Python is
@@ -55,8 +55,8 @@ JOB_PYTHON = ("python" if DeploymentMethod.CONDA in workflow.deployment_settings
 
 
 def job_command(job):
-    """The shell command of the compute rule ``job`` (a key of weightboost.warm.JOBS)."""
-    return f"{JOB_PYTHON} -m weightboost.warm job {job} {{log:q}} {{params.arguments:q}}"
+    """The shell command of the compute rule ``job`` (a key of weightboost.pipeline.warm.JOBS)."""
+    return f"{JOB_PYTHON} -m weightboost.pipeline.warm job {job} {{log:q}} {{params.arguments:q}}"
 
 
 def job_arguments(**arguments):

@@ -199,7 +199,7 @@ if SENSITIVITY:
         script:
             "../scripts/sensitivity_report.py"
 
-    # The study's cells packed under their keys (weightboost.cell_archive): committed, so that a
+    # The study's cells packed under their keys (weightboost.pipeline.cell_archive): committed, so that a
     # fresh clone whose config adds a reading or a noise level computes only the new cells. Its
     # UCI cells, and its Reuters cells with their curves but those of the default run, which
     # `make reproduce` always computes.

@@ -4,7 +4,7 @@ weightboost.report.regboost)."""
 from pathlib import Path
 
 from weightboost.report.regboost import build_regboost_report
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

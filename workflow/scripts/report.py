@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from weightboost.report.build import build_report
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

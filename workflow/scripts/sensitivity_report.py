@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from weightboost.experiment.provenance import TABLE_SETS
+from weightboost.pipeline.provenance import TABLE_SETS
 from weightboost.experiment.sensitivity import readings, reuters_source, study_section
 from weightboost.experiment.tables import to_csv_bytes
 from weightboost.fileio import write_bytes_atomic, write_text_atomic
@@ -15,7 +15,7 @@ from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
                                             chosen_c_table, forest_figure, noise_duels,
                                             noise_figure, reuters_seed_tests, scope_text,
                                             sensitivity_document, verdict_tables)
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

@@ -3,11 +3,11 @@ and the record of what they were computed from (sensitivity.provenance.json)."""
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
+from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.sensitivity import (cell_frames, study_folds, study_summary,
                                                study_timing)
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

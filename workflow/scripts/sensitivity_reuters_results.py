@@ -4,10 +4,10 @@ results/sensitivity/reuters_f1.csv, and the record of what they were computed fr
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
+from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.sensitivity import cell_frames, study_reuters
 from weightboost.experiment.tables import to_csv_bytes
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

@@ -3,9 +3,9 @@ what they were computed from (uci.provenance.json)."""
 
 import pandas as pd
 
-from weightboost.experiment.provenance import input_routes, stage_seconds, write_table_set
+from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.tables import combine_folds, summarise, to_csv_bytes
-from weightboost.workflow_support import run_step
+from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):

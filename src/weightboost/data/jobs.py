@@ -1,7 +1,7 @@
 """The data stage's jobs: fetch and verify the raw inputs, parse them into the tables the
 experiments read (workflow/rules/data.smk and reuters.smk).
 
-Each is a function of JSON values, run as the cells are (``weightboost.warm``): in a child of
+Each is a function of JSON values, run as the cells are (``weightboost.pipeline.warm``): in a child of
 the run's warm server, which has imported pandas and the package already, or in the job's own
 process where no server answers. As ``script:`` jobs each started a Python that imported them
 afresh (about 0.2 s for a fetch, 0.9 s for a parse), which was most of their cost. The work

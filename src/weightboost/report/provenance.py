@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from weightboost.lockfile import installed_version, lock_mismatches, locked_versions, normalise
+from weightboost.pipeline.lockfile import installed_version, lock_mismatches, locked_versions, normalise
 
 PACKAGES = ["numpy", "pandas", "scipy", "scikit-learn", "numba", "llvmlite", "nltk", "snakemake",
             "matplotlib", "openml", "weightboost-repro"]
@@ -83,7 +83,7 @@ def platform_summary(platform: dict | None) -> str:
 
 def environment_now(recorded_environment: dict | None) -> str:
     """"same" when a record's software environment is the running one, else what differs."""
-    from weightboost import environment
+    from weightboost.pipeline import environment
 
     if not recorded_environment:
         return "not recorded"
@@ -93,9 +93,9 @@ def environment_now(recorded_environment: dict | None) -> str:
 
 def table_sets(results: Path, kinds=WEIGHTBOOST) -> pd.DataFrame:
     """Per table set: its run, the digest of the config keys and of the package code it was
-    computed from, whether that code and its software environment (``weightboost.environment``)
+    computed from, whether that code and its software environment (``weightboost.pipeline.environment``)
     are those installed now, and the platform its tables were combined on."""
-    from weightboost.experiment.provenance import TABLE_SET_CODE, package_digest
+    from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
 
     rows = []
     for record in recorded(results, kinds):

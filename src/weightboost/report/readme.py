@@ -1,11 +1,14 @@
-"""The numbers of README.md's summary, bound to the committed tables.
+"""The numbers of README.md's headline findings and of reports/findings.md, bound to the
+committed tables.
 
-A result quoted in the README is written as ``<!--n:QUERY-->VALUE<!--/n-->``: the comment (not
-shown on GitHub) says what the number is, VALUE is what the committed tables say. ``python -m
-weightboost.report.readme`` (``make readme``) rewrites every VALUE from the tables; ``--check``
-(a test, so CI) lists each number that differs, so a README cannot quote a table that moved.
+A result quoted there is written as ``<!--n:QUERY-->VALUE<!--/n-->``: the comment (not shown
+on GitHub) says what the number is, VALUE is what the committed tables say. ``python -m
+weightboost.report.readme`` (``make readme``) rewrites every VALUE of both pages from the
+tables; ``--check`` (a test, so CI) lists each number that differs, so a page cannot quote a
+table that moved.
 
-A QUERY is a source and ``key=value`` words::
+A QUERY is a source and ``key=value`` words, separated by spaces or line breaks (a long query
+may wrap, so that no line of the page gets long)::
 
     summary reading=primary noise=0 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f
 
@@ -20,7 +23,8 @@ typographic one, as in the prose around it.
 The sources (``SOURCES``) are the result tables (``results/``) and the frames the reports compute
 from them with their own functions (the verdicts and duels of both studies, RegBoost's Table 1,
 the noise duels, ...), which the reports also write under ``reports/tables/``; the main
-report's Tables 2-4 and claims are read from there.
+report's Tables 2-4 and claims are read from there. The tables are those of the project that
+holds the page (the nearest directory above it with ``config/config.yaml``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from weightboost.fileio import write_text_atomic
 from weightboost.report.reference import JIN2003, WANG_KEGL2004, load_reference
 
 # a query starts with its source's (lower-case) name: prose may show the form, <!--n:QUERY-->
+PAGES = ("README.md", "reports/findings.md")  # the pages `make readme` rewrites
 MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
 OPTIONS = ("field", "by", "agg", "fmt", "scale")
 AGGREGATES = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max, "count": len,
@@ -54,7 +59,7 @@ class Tables:
 
     def result(self, kind: str, name: str) -> pd.DataFrame:
         """The result table ``name`` of table set ``kind`` (its path from ``TABLE_SETS``)."""
-        from weightboost.experiment.provenance import TABLE_SETS
+        from weightboost.pipeline.provenance import TABLE_SETS
 
         [path] = [p for p in TABLE_SETS[kind] if p.rsplit("/", 1)[-1] == name]
         return self._csv("results", path)
@@ -62,13 +67,13 @@ class Tables:
     def _csv(self, *parts) -> pd.DataFrame:
         path = self.root.joinpath(*parts)
         if not path.is_file():
-            raise ReproError(f"{path}: missing; the README's numbers are read from it "
+            raise ReproError(f"{path}: missing; the quoted numbers are read from it "
                              "(run the pipeline or restore it)")
         return pd.read_csv(path)
 
     @cached_property
     def config(self) -> dict:
-        from weightboost.config import load_config
+        from weightboost.pipeline.config import load_config
 
         return load_config(self.root / "config" / "config.yaml")
 
@@ -113,7 +118,7 @@ class Tables:
         """The source's frame; a source of ``FILTERED`` computes only the rows ``where`` asks
         for (its keys that are its columns; ``a|b`` alternatives)."""
         if name not in SOURCES and name not in FILTERED:
-            raise ReproError(f"README number: unknown source {name!r} (known: "
+            raise ReproError(f"quoted number: unknown source {name!r} (known: "
                              f"{', '.join(sorted(SOURCES | FILTERED))})")
         key = (name, tuple(sorted(where.items())) if name in FILTERED else ())
         if key not in self._sources:
@@ -182,7 +187,7 @@ def _wins(t: Tables, where: dict) -> pd.DataFrame:
     datasets = list(summary.dataset.unique())
     for key in ("reading", "noise", "algorithm", "versus"):
         if key not in where:
-            raise ReproError(f"README number: the wins source needs {key}=")
+            raise ReproError(f"quoted number: the wins source needs {key}=")
     summary = summary[summary.reading.isin(where["reading"])
                       & _matches(summary.noise, "|".join(where["noise"]))]
     rows = []
@@ -265,15 +270,15 @@ def _matches(column: pd.Series, wanted: str) -> pd.Series:
 def parse(query: str) -> tuple[str, dict, dict]:
     words = query.split()
     if not words or "=" in words[0]:
-        raise ReproError(f"README number <!--n:{query}-->: starts with no source")
+        raise ReproError(f"quoted number <!--n:{query}-->: starts with no source")
     where, options = {}, {}
     for word in words[1:]:
         key, sep, value = word.partition("=")
         if not sep:
-            raise ReproError(f"README number <!--n:{query}-->: {word!r} is not key=value")
+            raise ReproError(f"quoted number <!--n:{query}-->: {word!r} is not key=value")
         (options if key in OPTIONS else where)[key] = value  # "key!" holds key!=value
     if "field" not in options:
-        raise ReproError(f"README number <!--n:{query}-->: no field=")
+        raise ReproError(f"quoted number <!--n:{query}-->: no field=")
     return words[0], where, options
 
 
@@ -284,12 +289,12 @@ def evaluate(query: str, tables: Tables) -> str:
     for key, wanted in where.items():
         column, keep = (key[:-1], False) if key.endswith("!") else (key, True)
         if column not in frame.columns:
-            raise ReproError(f"README number <!--n:{query}-->: source {name} has no column "
+            raise ReproError(f"quoted number <!--n:{query}-->: source {name} has no column "
                              f"{column!r} (columns: {', '.join(map(str, frame.columns))})")
         frame = frame[_matches(frame[column], wanted) == keep]
     field = options["field"]
     if field not in frame.columns:
-        raise ReproError(f"README number <!--n:{query}-->: source {name} has no column "
+        raise ReproError(f"quoted number <!--n:{query}-->: source {name} has no column "
                          f"{field!r}")
     if "by" in options:  # one mean per group first
         frame = frame.groupby(options["by"].split(","))[field].mean().reset_index()
@@ -297,15 +302,15 @@ def evaluate(query: str, tables: Tables) -> str:
     agg = options.get("agg")
     if agg is None:
         if len(values) != 1:
-            raise ReproError(f"README number <!--n:{query}-->: {len(values)} rows match, "
+            raise ReproError(f"quoted number <!--n:{query}-->: {len(values)} rows match, "
                              "not one (narrow it, or give agg=)")
         value = values[0]
     elif agg in AGGREGATES:
         if not len(values):
-            raise ReproError(f"README number <!--n:{query}-->: no row matches")
+            raise ReproError(f"quoted number <!--n:{query}-->: no row matches")
         value = AGGREGATES[agg](values.astype(float)) if agg != "count" else len(values)
     else:
-        raise ReproError(f"README number <!--n:{query}-->: agg={agg!r} (known: "
+        raise ReproError(f"quoted number <!--n:{query}-->: agg={agg!r} (known: "
                          f"{', '.join(AGGREGATES)})")
     if "scale" in options:
         value = float(value) * float(options["scale"])
@@ -326,36 +331,50 @@ def stale(text: str, tables: Tables) -> list[str]:
         now = evaluate(m["query"], tables)
         if now != m["value"]:
             line = text.count("\n", 0, m.start()) + 1
-            lines.append(f"line {line}: {m['value']} should be {now} ({m['query'].strip()})")
+            query = " ".join(m["query"].split())
+            lines.append(f"line {line}: {m['value']} should be {now} ({query})")
     return lines
+
+
+def project_root(page: Path) -> Path:
+    """The project that holds ``page``: the nearest directory above it with
+    ``config/config.yaml`` (README.md's directory; for reports/findings.md, the one above)."""
+    for directory in Path(page).resolve().parents:
+        if (directory / "config" / "config.yaml").is_file():
+            return directory
+    raise ReproError(f"{page}: no directory above it holds config/config.yaml")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m weightboost.report.readme",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("readme", nargs="?", default="README.md")
+    parser.add_argument("pages", nargs="*", default=list(PAGES),
+                        help=f"the pages to rewrite or check (default: {' '.join(PAGES)})")
     parser.add_argument("--check", action="store_true",
                         help="change nothing; list the numbers that differ from the tables")
     args = parser.parse_args(argv)
-    path = Path(args.readme)
-    tables = Tables(path.resolve().parent)
-    text = path.read_text(encoding="utf-8")
-    try:
-        if args.check:
-            lines = stale(text, tables)
-            for line in lines:
-                print(f"{path}: {line}", file=sys.stderr)
-            if lines:
-                print("run `make readme` to rewrite them from the tables", file=sys.stderr)
-            return 1 if lines else 0
-        new = render(text, tables)
-    except ReproError as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
-        return 2
-    if new != text:
-        write_text_atomic(path, new)
-    print(f"{path}: {len(MARK.findall(text))} numbers from the tables")
-    return 0
+    tables, status = {}, 0  # one Tables per project: each source read or computed once
+    for path in map(Path, args.pages):
+        try:
+            root = project_root(path)
+            text = path.read_text(encoding="utf-8")
+            tables.setdefault(root, Tables(root))
+            if args.check:
+                lines = stale(text, tables[root])
+                for line in lines:
+                    print(f"{path}: {line}", file=sys.stderr)
+                status = max(status, 1 if lines else 0)
+                continue
+            new = render(text, tables[root])
+        except (ReproError, OSError) as exc:
+            print(f"{path}: {exc}", file=sys.stderr)
+            return 2
+        if new != text:
+            write_text_atomic(path, new)
+        print(f"{path}: {len(MARK.findall(text))} numbers from the tables")
+    if status:
+        print("run `make readme` to rewrite them from the tables", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

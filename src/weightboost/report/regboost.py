@@ -201,7 +201,7 @@ def noise_duels(folds: pd.DataFrame, study: dict, reading: str) -> pd.DataFrame:
 
 
 def noise_verdicts(duels: pd.DataFrame) -> list[str]:
-    """One line per algorithm and noise level, as the README quotes them."""
+    """One line per algorithm and noise level, as reports/findings.md quotes them."""
     return [f"{r.algorithm} − {r.versus} at {round(100 * r.noise)} % noise: "
             f"{display.signed(r.difference, 2)} points {display.interval(r.ci_low, r.ci_high, 2)}"
             f", lower on {r.wins} of {r.datasets} sets (Wilcoxon p = "

@@ -1,7 +1,7 @@
 """The software a cell's numbers depend on besides the package's own code and the config: the
 Python, the C library and the versions of the numeric distributions a cell job loads.
 
-A cell's key (``weightboost.experiment.provenance.computation_key``) holds the digest of this
+A cell's key (``weightboost.pipeline.provenance.computation_key``) holds the digest of this
 record beside its table set's code digest. A cell computed under another scikit-learn (its
 folds), numpy (its sorts and sums), numba and llvmlite (the compiled kernels), pandas (the
 cells' CSV bytes), SciPy (the semi-supervised baselines' eigenvectors) or C library (every exp
@@ -28,7 +28,7 @@ import platform
 import sys
 
 from weightboost.errors import ReproError
-from weightboost.lockfile import installed_version
+from weightboost.pipeline.lockfile import installed_version
 
 # names as ``lockfile.normalise`` writes them; pyarrow holds pandas' strings (the nominal
 # attributes)

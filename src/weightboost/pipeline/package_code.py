@@ -1,8 +1,8 @@
 """The package's own code by parts (subpackages and modules of src/weightboost) and the
 digest of a part's files: what a job's numbers depend on of the code (``TABLE_SET_CODE`` in
-``weightboost.experiment.provenance`` names each table set's parts). Apart from the tables'
+``weightboost.pipeline.provenance`` names each table set's parts). Apart from the tables'
 provenance so that a cell job, which checks the code on disk against its key's
-(``weightboost.workflow_support.check_code``), loads no more than this."""
+(``weightboost.pipeline.workflow_support.check_code``), loads no more than this."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from weightboost.fileio import sha256_file
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # src/weightboost
 
 
 def code_digest(files) -> str:

@@ -23,16 +23,16 @@ from typing import Callable
 from weightboost.fileio import write_text_atomic
 
 SECTIONS = ("algorithms", "experiment", "sensitivity", "regboost", "reuters_study")
-CODE = ("c45", "boosting", "stumps", "config.py", "semi_supervised.py", "experiment/learners.py",
-        "experiment/protocol.py", "experiment/regboost.py", "experiment/regboost_cells.py",
-        "experiment/sensitivity.py", "parse_memo.py")
-DIRECTORY = Path(__file__).resolve().parent / "__pycache__" / "parse"
+CODE = ("c45", "boosting", "stumps", "pipeline/config.py", "semi_supervised.py",
+        "experiment/learners.py", "experiment/protocol.py", "experiment/regboost.py",
+        "experiment/regboost_cells.py", "experiment/sensitivity.py", "pipeline/parse_memo.py")
+DIRECTORY = Path(__file__).resolve().parents[1] / "__pycache__" / "parse"
 
 
 def remembered(name: str, config: dict, compute: Callable[[], object]):
     """``compute()`` (a JSON value), or what it returned before for the same config sections,
     data set names and code."""
-    from weightboost.experiment.provenance import package_digest
+    from weightboost.pipeline.provenance import package_digest
 
     key = json.dumps([name, {s: config.get(s) for s in SECTIONS},
                       sorted(config.get("datasets") or {}), package_digest(*CODE)],

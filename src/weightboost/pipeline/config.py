@@ -15,7 +15,7 @@ from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError, UnknownDatasetError
 from weightboost.fileio import read_yaml
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 

@@ -2,7 +2,7 @@
 later run restores a cell instead of computing it.
 
 A cell's path holds the key of everything its numbers depend on (``computation_key``: its
-table set's code digest and the config values it reads; README, "Cell keys"), so a file stored
+table set's code digest and the config values it reads; docs/integrity.md, "Cell keys"), so a file stored
 in an archive under the path a job is about to write is the file that job would write. The
 sensitivity study commits its cells this way (``results/archive/sensitivity.zip``, rule
 ``sensitivity_archive``): a fresh clone whose config adds a reading or a noise level computes
@@ -18,8 +18,8 @@ archive stops the job with a message that names it. An archive is written whole 
 (``fileio.atomic_path``), with members in path order and fixed dates, so packing the same cells
 gives the same bytes.
 
-    python -m weightboost.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
-    python -m weightboost.cell_archive list ARCHIVE
+    python -m weightboost.pipeline.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
+    python -m weightboost.pipeline.cell_archive list ARCHIVE
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def was_restored(log: str | os.PathLike) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m weightboost.cell_archive",
+    parser = argparse.ArgumentParser(prog="python -m weightboost.pipeline.cell_archive",
                                      description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     packing = commands.add_parser("pack", help="pack cell files into an archive")

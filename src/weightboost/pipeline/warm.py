@@ -7,7 +7,7 @@ cached tree kernels before it grows a single tree: for the ~190 cells of the def
 a sixth of the reproduction's CPU time, and half of the reduced `ci` run. When Snakemake runs
 the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/common.smk``) starts one
 **warm server** for the run: it imports and warms the package once, then forks a child for
-each job request. The job's own process (the rule's command, ``python -m weightboost.warm job
+each job request. The job's own process (the rule's command, ``python -m weightboost.pipeline.warm job
 ...``, see ``main``) imports only this module, sends the job's name and arguments, and waits;
 the child writes the job's outputs and log exactly as the job would have, and its status
 becomes the job's exit status. Snakemake still schedules every cell as its own job (only new or
@@ -74,10 +74,10 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_features": "weightboost.data.jobs:reuters_features",
 }
 # a cell job's argument: the software environment its outputs' keys were computed for
-# (``weightboost.environment``), checked and removed before the job's function is called
+# (``weightboost.pipeline.environment``), checked and removed before the job's function is called
 ENVIRONMENT_ARGUMENT = "environment"
 # and the package code they were computed for (its TABLE_SET_CODE parts and their digest),
-# checked before and after the job computes (weightboost.workflow_support.check_code)
+# checked before and after the job computes (weightboost.pipeline.workflow_support.check_code)
 CODE_ARGUMENT = "code"
 # the jobs that write cells (results/cells/): each must be given both, which only the workflow's
 # cell_job_arguments builds (with its other arguments from the cell's key, path and files)
@@ -188,9 +188,9 @@ def _stop_stuck_server(conn, name: str) -> bool:
             parent = handle.read().rsplit(")", 1)[1].split()[1]
     except (OSError, IndexError):
         return False
-    # the command line ends "-m weightboost.warm serve NAME PID" and a NUL; a forked server
+    # the command line ends "-m weightboost.pipeline.warm serve NAME PID" and a NUL; a forked server
     # (_fork_server) is the child of the Snakemake whose pid its socket name carries
-    started = command[-5:-2] == [b"weightboost.warm", b"serve", name.encode()]
+    started = command[-5:-2] == [b"weightboost.pipeline.warm", b"serve", name.encode()]
     forked = _snakemake_pid(name) == parent
     if uid != os.getuid() or not (started or forked):
         return False
@@ -202,7 +202,7 @@ def _stop_stuck_server(conn, name: str) -> bool:
 
 
 def _local(job, log, kwargs) -> int:
-    from weightboost.workflow_support import job_status
+    from weightboost.pipeline.workflow_support import job_status
 
     return job_status(job, log, lambda: _work(job, kwargs), sys.stderr)
 
@@ -214,12 +214,12 @@ def _target(job):
 
 def _work(job, kwargs):
     """The job's work: its outputs restored from a cell archive if one holds them all
-    (``weightboost.cell_archive``), else the job's function called, in the code its outputs
+    (``weightboost.pipeline.cell_archive``), else the job's function called, in the code its outputs
     are keyed for (checked again after it: a job that fails has its outputs removed by
     Snakemake)."""
-    from weightboost import environment
-    from weightboost.cell_archive import restored
-    from weightboost.workflow_support import check_code
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.cell_archive import restored
+    from weightboost.pipeline.workflow_support import check_code
 
     from weightboost.errors import ReproError
 
@@ -266,7 +266,7 @@ class _Handler(socketserver.StreamRequestHandler):
             self._answer(2, f"unknown job {job!r}\n")
             return
         _exit_when_client_leaves(self.connection)
-        from weightboost.workflow_support import job_status
+        from weightboost.pipeline.workflow_support import job_status
 
         _log().info("%s for job process %d: started in worker %d", job, pid, os.getpid())
         # what the job prints (warnings included) goes back to the job's process
@@ -459,7 +459,7 @@ def compile_kernels(second_process: bool = True, meanwhile=None) -> None:
 
     helper = None
     if second_process and not grower_cached():
-        helper = subprocess.Popen([sys.executable, "-c", "from weightboost.warm import "
+        helper = subprocess.Popen([sys.executable, "-c", "from weightboost.pipeline.warm import "
                                    "compile_grower; compile_grower()"], stdin=subprocess.DEVNULL)
     try:
         compile_pruning_and_prediction()
@@ -493,7 +493,7 @@ def warm_up(second_process: bool = True) -> None:
         model.predict(X)
     WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees (its kernels: compile_boosting)
     C45().fit(X, y).predict_proba(X)
-    from weightboost import environment
+    from weightboost.pipeline import environment
 
     environment.record()  # the versions of what it imported, before anything can replace them
     global _warm_here
@@ -594,7 +594,7 @@ class _Forked:
 
 def _fork_server(name: str, workdir, log_path) -> _Forked:
     """The run's server as a child of this warm, single-threaded process: what ``python -m
-    weightboost.warm serve NAME PID`` would be (its directory, standard streams and log), with
+    weightboost.pipeline.warm serve NAME PID`` would be (its directory, standard streams and log), with
     the imports and kernels this process already holds."""
     parent = os.getpid()
     pid = os.fork()
@@ -636,7 +636,7 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
         _server = _fork_server(name, workdir, log_path)
     else:
         with open(log_path, "a") as handle:
-            _server = subprocess.Popen([sys.executable, "-m", "weightboost.warm", "serve", name,
+            _server = subprocess.Popen([sys.executable, "-m", "weightboost.pipeline.warm", "serve", name,
                                         str(os.getpid())], stdin=subprocess.DEVNULL,
                                        stdout=handle, stderr=handle, cwd=workdir)
     os.environ[ENV] = name
@@ -676,8 +676,8 @@ def main(argv: list[str]) -> int:
             traceback.print_exc()
             return 1
         return 0
-    print("usage: python -m weightboost.warm job NAME LOG ARGUMENTS_JSON\n"
-          "       python -m weightboost.warm serve NAME SNAKEMAKE_PID", file=sys.stderr)
+    print("usage: python -m weightboost.pipeline.warm job NAME LOG ARGUMENTS_JSON\n"
+          "       python -m weightboost.pipeline.warm serve NAME SNAKEMAKE_PID", file=sys.stderr)
     return 2
 
 

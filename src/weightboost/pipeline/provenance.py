@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from weightboost import environment
+from weightboost.pipeline import environment
 from weightboost.errors import ConfigError
 # the package's code by parts, and its digests: re-exported, their callers name them here
-from weightboost.package_code import (PACKAGE, code_digest, package_digest,  # noqa: F401
+from weightboost.pipeline.package_code import (PACKAGE, code_digest, package_digest,  # noqa: F401
                                       package_files)
 from weightboost.fileio import (finish_files_together, journal_beside, json_bytes, sha256_bytes,
                                 sha256_file, write_files_together)
@@ -65,13 +65,14 @@ TABLE_SET_CODE = {"uci": _CELL_CODE,
                   # the UCI grid's cells under other parameters, by the study's cell job
                   "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
-PLUMBING = ("__init__.py", "cell_archive.py", "environment.py", "errors.py", "fileio.py",
-            "kernel_cache.py", "lockfile.py", "package_code.py", "warm.py",
-            "workflow_support.py",
+PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
+            "pipeline/__init__.py", "pipeline/cell_archive.py", "pipeline/environment.py",
+            "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/warm.py",
+            "pipeline/workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
-REPORT_CODE = ("report", "statistics.py", "lockfile.py", "experiment/provenance.py",
+REPORT_CODE = ("report", "statistics.py", "pipeline/lockfile.py", "pipeline/provenance.py",
                "experiment/reuters.py", "experiment/sensitivity.py", "experiment/regboost.py",
                "experiment/learners.py", "experiment/protocol.py", "experiment/tables.py")
 # parts of the reuters section that say where raw files come from, not what they contain
@@ -198,11 +199,11 @@ def differing_keys(recorded: dict, current: dict) -> list[str]:
 def computation_key(code_sha256: str, *parts) -> str:
     """The 12-digit key in a cell's path: a digest of everything the cell's numbers depend on
     besides the path's other parts. ``code_sha256`` is its table set's ``package_digest``;
-    ``parts`` are the digest of the software environment (``weightboost.environment``) and
+    ``parts`` are the digest of the software environment (``weightboost.pipeline.environment``) and
     config values (the protocol, the learner's entry with a reading's overrides, the
     dataset's spec). Snakemake records no callable param, and a job of a killed run may
     finish after the next run started: a cell computed under other code or another config
-    must never sit at the path this config reads (README, "Cell keys")."""
+    must never sit at the path this config reads (docs/integrity.md, "Cell keys")."""
     return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:12]
 
 
@@ -214,9 +215,9 @@ def stage_seconds(stages: dict) -> list[dict]:
     and largest peak RSS (``workflow_support.job_resources``; Snakemake's benchmark cannot see
     a job done in a warm worker). Not every file under benchmarks/: those of cells of other
     configs and code stay there. Jobs that restored their cells from a cell archive
-    (``weightboost.cell_archive``) are counted as ``restored``: their seconds are a copy's."""
-    from weightboost.cell_archive import was_restored
-    from weightboost.workflow_support import job_resources
+    (``weightboost.pipeline.cell_archive``) are counted as ``restored``: their seconds are a copy's."""
+    from weightboost.pipeline.cell_archive import was_restored
+    from weightboost.pipeline.workflow_support import job_resources
 
     rows = []
     for rule, files in stages.items():
@@ -277,7 +278,7 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
     with (the rule's param), which the record holds once the code on disk is checked to be it:
     a record of the code edited during the run would call the old code's cells current."""
     if code_sha256 is not None:
-        from weightboost.workflow_support import check_code
+        from weightboost.pipeline.workflow_support import check_code
 
         check_code({"modules": list(TABLE_SET_CODE[kind]), "sha256": code_sha256},
                    RESULTS_RULES[kind])

@@ -1,7 +1,7 @@
 """Glue between Snakemake ``script:`` jobs and the package.
 
 ``job_status`` gives every job the same behaviour, whether it runs in its own process
-(``run_step``) or in a warm worker (``weightboost.warm``): log to the rule's log file, and turn a
+(``run_step``) or in a warm worker (``weightboost.pipeline.warm``): log to the rule's log file, and turn a
 ``ReproError`` (bad input or config) into its message on stderr and a failed job, without a
 Python traceback that would bury the message; any other exception fails the job with its
 traceback. The log's last line is the job's own resource use (``RESOURCES``): a job in a warm
@@ -141,7 +141,7 @@ def check_code(expected: dict, job: str) -> None:
     module its warm server had not imported, after an edit under src/ would otherwise store
     the new code's numbers under the old code's key. Computed afresh (not
     ``package_digest``'s cached value, which a warm worker inherits from its server)."""
-    from weightboost.package_code import code_digest, package_files
+    from weightboost.pipeline.package_code import code_digest, package_files
 
     found = code_digest(package_files(*expected["modules"]))
     if found != expected["sha256"]:
