@@ -1,4 +1,4 @@
-# What every rule file shares: the validated config, where a run's tables go, the software
+# What all the rules files share: the validated config, where a run's tables go, the software
 # environment, and the cell keys. Each study's paths, inputs and job arguments live in its own
 # rules file; how a job runs in jobs.smk, the table sets' checks in tables.smk.
 import json
@@ -14,7 +14,6 @@ from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_S
                                                grid_protocol, package_digest, replaced_table_sets,
                                                reports_dir, results_dir, reuters_content)
 from weightboost.pipeline import cell_archive, environment, warm
-from weightboost.pipeline.parse_memo import remembered
 from weightboost.pipeline.workflow_support import keyed_arguments
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
@@ -23,7 +22,7 @@ from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
 try:
     check_config(config)
     if workflow.is_main_process:  # not again in every job of a cluster run
-        remembered("learners-valid", config, lambda: bool(check_learners(config)))
+        check_learners(config)
 except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
 

@@ -13,9 +13,8 @@ REGBOOST_REFERENCE = str(Path(workflow.basedir) / WANG_KEGL2004)
 
 if config.get("regboost"):
     REGBOOST = regboost_study.study_section(config)
-    REGBOOST_PLAN = pd.DataFrame(remembered(
-        "regboost-plan", config, lambda: regboost_study.plan(config).to_dict("records")),
-        columns=regboost_study.PLAN_COLUMNS)
+    REGBOOST_PLAN = pd.DataFrame(regboost_study.plan(config).to_dict("records"),
+                                 columns=regboost_study.PLAN_COLUMNS)
     SEMI = REGBOOST.get("semi_supervised") or {}
 
     def regboost_protocol():

@@ -64,9 +64,8 @@ STUDY_F1 = (f"{RESULTS}/{TABLE_SETS['sensitivity_reuters'][0]}"
 SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/{key}/"
                     "reps{repeats}.csv")
 if SENSITIVITY:
-    SENSITIVITY_PLAN = pd.DataFrame(remembered(
-        "sensitivity-plan", config, lambda: sensitivity_plan(config).to_dict("records")),
-        columns=PLAN_COLUMNS)
+    SENSITIVITY_PLAN = pd.DataFrame(sensitivity_plan(config).to_dict("records"),
+                                    columns=PLAN_COLUMNS)
     SENSITIVITY_JOBS = {(noise_name(job.noise), job.cell): job.repeats
                         for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)}
     SENSITIVITY_CELLS = [
@@ -129,9 +128,8 @@ if SENSITIVITY:
             "../scripts/sensitivity_results.py"
 
     if STUDY_F1:
-        SENSITIVITY_REUTERS_PLAN = pd.DataFrame(remembered(
-            "sensitivity-reuters-plan", config,
-            lambda: reuters_plan(config).to_dict("records")), columns=REUTERS_PLAN_COLUMNS)
+        SENSITIVITY_REUTERS_PLAN = pd.DataFrame(reuters_plan(config).to_dict("records"),
+                                                columns=REUTERS_PLAN_COLUMNS)
         STUDY_REUTERS_ALGORITHMS = list(dict.fromkeys(SENSITIVITY_REUTERS_PLAN.cell))
         SENSITIVITY_REUTERS_CELLS = reuters_cells(REUTERS_CELL, STUDY_REUTERS_ALGORITHMS)
 
