@@ -362,7 +362,7 @@ def test_tables_of_another_config_are_refused_by_key(finished, small_config):
         assert result.returncode != 0
         message = result.stdout + result.stderr
         assert "experiment.folds: 2 -> 3" in message and "run=NAME" in message
-        assert "replace_results=true" in message
+        assert "--forcerun uci_results" in message
     assert snapshot(finished) == before
 
 
@@ -391,8 +391,7 @@ def test_a_named_run_writes_its_own_tables_and_leaves_the_main_ones(finished, sm
     config["run"] = "main"
     refused = run_snakemake(finished, config, TARGET)
     assert refused.returncode != 0
-    config["replace_results"] = True
-    replaced = run_snakemake(finished, config, TARGET)
+    replaced = run_snakemake(finished, config, TARGET, "--forcerun", "uci_results")
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     assert set(pd.read_csv(finished / TARGET).noise) == {0.0, 0.1}
 
@@ -463,13 +462,13 @@ def test_more_folds_than_the_data_allows_names_the_key_before_any_job(finished, 
 
 
 @pytest.mark.parametrize("spelling", ["true", "True", "yes"])
-def test_replace_results_accepts_what_a_user_types(finished, small_config, spelling):
-    # the refusal message prints --config replace_results=true: that spelling must work
+def test_replace_results_alone_stops_naming_the_rule_to_force(finished, small_config, spelling):
+    # the key that once replaced tables (by writing Snakemake's private DAG) is still accepted
+    # as typed, and the refusal says what replaces tables now
     config = copy.deepcopy(small_config)
     config["experiment"]["folds"] = 3
-    result = run_snakemake(finished, config, "-n", TARGET, "--config",
-                           f"replace_results={spelling}")
-    assert result.returncode == 0, result.stderr[-2000:]
+    message = refusal(finished, config, "-n", TARGET, "--config", f"replace_results={spelling}")
+    assert "add --forcerun uci_results" in message and "no longer replaces" in message
 
 
 def test_an_edited_result_table_is_repaired_as_the_refusal_advises(copied, small_config):
@@ -526,9 +525,10 @@ def test_an_edited_processed_table_stops_whatever_the_target(finished, small_con
         table.write_bytes(original)
 
 
-def test_replace_results_recomputes_the_tables_on_a_fresh_checkout(copied, small_config):
-    # without Snakemake's records (a fresh clone) the tables look up to date to Snakemake:
-    # replace_results must recompute them for the new config, not rebuild from the old ones
+def test_a_forced_rule_recomputes_the_tables_on_a_fresh_checkout(copied, small_config):
+    # without Snakemake's records (a fresh clone) the tables look up to date to Snakemake, whose
+    # missing inputs (the new noise level's cells) do not rerun them: --forcerun recomputes them
+    # for the new config, not rebuilding from the old ones
     import shutil
 
     import pandas as pd
@@ -537,8 +537,9 @@ def test_replace_results_recomputes_the_tables_on_a_fresh_checkout(copied, small
     config = copy.deepcopy(small_config)
     config["experiment"]["noise_levels"] = [0.0, 0.1]
     (copied / TARGET).touch()
-    config["replace_results"] = True
-    replaced = run_snakemake(copied, config, TARGET)
+    kept = run_snakemake(copied, config, TARGET, "-n")
+    assert kept.returncode != 0 and "--forcerun uci_results" in kept.stdout + kept.stderr
+    replaced = run_snakemake(copied, config, TARGET, "--forcerun", "uci_results")
     assert replaced.returncode == 0, replaced.stderr[-3000:]
     assert set(pd.read_csv(copied / TARGET).noise) == {0.0, 0.1}
     # and with the tables of the current config, it replaces nothing

@@ -646,8 +646,9 @@ def test_a_restart_reading_reads_its_stop_twin_that_the_study_computes(study_run
     config["sensitivity"]["readings"]["restart"] = {"params": {"on_degenerate": "restart"}}
     config["sensitivity"]["readings"]["restart_mean"] = {
         "params": {"on_degenerate": "restart", "normalize": "mean"}}
-    config["replace_results"] = True  # the tables of another config: replaced on purpose
-    dry = run_snakemake(copy_dir, config, "sensitivity", "-n", "-p")
+    # the tables of another config: replaced on purpose
+    dry = run_snakemake(copy_dir, config, "sensitivity", "-n", "-p", "--forcerun",
+                        "sensitivity_results")
     assert dry.returncode == 0, dry.stdout[-3000:]
     jobs = [block for block in dry.stdout.split("\n\n") if "rule sensitivity_cell:" in block]
     by_cell = {}

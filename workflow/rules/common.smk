@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from weightboost.pipeline.config import (check_config, check_fold_count, check_learners, dataset_spec,
-                                noise_name)
-from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE,
-                                               TABLE_SETS, check_table_digests,
-                                               check_tables, computation_key, dataset_content,
-                                               grid_protocol, package_digest, replaced_table_sets,
-                                               reports_dir, results_dir, reuters_content)
+from weightboost.pipeline.config import (check_config, check_fold_count, check_learners,
+                                         dataset_spec, noise_name)
+from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE, TABLE_SETS,
+                                             check_table_digests, check_tables,
+                                             computation_key, dataset_content, grid_protocol,
+                                             package_digest, reports_dir, results_dir,
+                                             reuters_content)
 from weightboost.pipeline import cell_archive, environment, warm
 from weightboost.pipeline.workflow_support import keyed_arguments
 from weightboost.fileio import sha256_file

@@ -12,25 +12,13 @@ def forced(kind):
         f"{RESULTS}/{name}" in asked for name in TABLE_SETS[kind])
 
 
-def replace_if_asked(kind):
-    """With ``replace_results``, make the rule that writes the tables of ``kind`` run when their
-    record names another config (``replaced_table_sets``): on a fresh checkout, or after a
-    touch, Snakemake alone sees the old tables as up to date and would let a report read them.
-    Snakemake has no public way for a workflow to force one of its rules, so this adds it to
-    the forced rules of the DAG being built, which decides what runs only after every input
-    function (Snakemake 9; tests/test_integrity.py fails if that changes)."""
-    if config.get("replace_results") and replaced_table_sets(RESULTS, config, [kind]):
-        workflow._dag.forcerules.add(workflow.get_rule(RESULTS_RULES[kind]))
-
-
 def verify_table_set(kind):
     """Stop unless the result tables of ``kind`` under RESULTS come from the current config and
     are the files their provenance record describes (not checked against the record when this
     command rebuilds them: that is how an edited table is repaired)."""
     try:
-        replace_if_asked(kind)
-        check_tables(RESULTS, config, kind)
-        if not forced(kind) and not config.get("replace_results"):
+        check_tables(RESULTS, config, kind, forced=forced(kind))
+        if not forced(kind):
             check_table_digests(RESULTS, kind)
     except ReproError as exc:
         raise WorkflowError(str(exc))

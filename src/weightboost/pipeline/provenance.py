@@ -12,8 +12,8 @@ cells run, where each input came from, the job seconds per stage and the platfor
 were combined on (``platform_record``; in a local run the cells ran there too, on a cluster
 they may not have). The workflow compares the recorded keys with the current config whenever
 it would rebuild or read the tables, and stops, naming the keys that differ, unless the run is
-given another name or ``replace_results`` says the tables are to be replaced. This holds where Snakemake's own rerun triggers cannot see a
-change (a fresh checkout has no Snakemake metadata; a checkout or ``touch`` can make old tables
+given another name or the command forces the tables' rule (``--forcerun``). This holds where
+Snakemake's own rerun triggers cannot see a change (a fresh checkout has no Snakemake metadata; a checkout or ``touch`` can make old tables
 look newer than their inputs).
 """
 
@@ -316,8 +316,8 @@ def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
     return ConfigError(
         f"{', '.join(map(str, _existing_tables(results, kind)))} exist but their record {path} "
         "does not, so nothing says which config and code computed them. Restore the record "
-        f"(git checkout -- {path}), or recompute the tables (snakemake --cores 2 all --forcerun "
-        f"{RESULTS_RULES[kind]}; a run of another config: --config replace_results=true)")
+        f"(git checkout -- {path}), or recompute the tables (add --forcerun "
+        f"{RESULTS_RULES[kind]} to the command)")
 
 
 def _record(results, kind: str) -> Path | None:
@@ -356,28 +356,15 @@ def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
                           table_inputs(config, kind))
 
 
-def replaced_table_sets(results: str | Path, config: dict, kinds) -> list[str]:
-    """Of the table sets ``kinds`` under ``results``, those ``replace_results`` replaces: their
-    record names other config keys than the current ones, or they exist without a record.
-    The workflow forces their results rules: a replaced set is recomputed, never rebuilt into a
-    report as it was (on a fresh checkout or after a touch, Snakemake alone sees the tables as
-    up to date)."""
-    out = []
-    for kind in kinds:
-        settle_table_set(results, kind)
-        path = _record_path(results, kind)
-        if path.exists() and _config_differences(path, config, kind) or \
-                not path.exists() and _existing_tables(results, kind):
-            out.append(kind)
-    return out
-
-
-def check_tables(results: str | Path, config: dict, kind: str) -> None:
+def check_tables(results: str | Path, config: dict, kind: str, forced: bool = False) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
-    config keys than the current ones, or exist without a record (unless ``replace_results``
-    is set)."""
+    config keys than the current ones, or exist without a record, unless the command
+    ``forced`` their rule (``--forcerun``): that, and only that, replaces them. (Snakemake
+    alone, where it keeps no records of its own, a fresh clone or a touched table, sees them as
+    up to date: an input that is missing but can be made does not rerun a job whose outputs
+    exist, since Snakemake 7.7.)"""
     settle_table_set(results, kind)
-    if config.get("replace_results"):
+    if forced:
         return
     path = _record(results, kind)
     if path is None:
@@ -386,11 +373,14 @@ def check_tables(results: str | Path, config: dict, kind: str) -> None:
     if differences:
         shown = "; ".join(differences[:8]) + (f"; and {len(differences) - 8} more"
                                                if len(differences) > 8 else "")
+        given = (" (replace_results=true no longer replaces tables: it cannot make Snakemake "
+                 "rerun them)" if config.get("replace_results") else "")
         raise ConfigError(
             f"{results}/{' and '.join(TABLE_SETS[kind])} were computed from another config "
             f"({path.name} differs in {shown}). Give this run a name of its own "
             "(--config run=NAME writes its tables under results/runs/NAME/), or replace "
-            "these tables explicitly with --config replace_results=true")
+            f"these tables explicitly: add --forcerun {RESULTS_RULES[kind]} to the "
+            f"command{given}")
 
 
 def input_routes(uci_sidecars, reuters_receipts=()) -> list[dict]:
