@@ -221,9 +221,11 @@ def test_a_block_of_files_together_that_fails_changes_nothing(tmp_path):
 
 def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describes(
         tmp_path, monkeypatch, small_config):
-    # killed after the first table's rename: the next check finishes the set instead of
-    # refusing a table that its (old) record does not describe
-    from weightboost.pipeline.provenance import check_table_digests, write_table_set
+    # killed after the first table's rename: the checks read the set through its journal
+    # (changing nothing, as in a dry run) instead of refusing a table that its (old) record
+    # does not describe, and the run finishes it before any job (settle_table_set, onstart)
+    from weightboost.pipeline.provenance import (check_table_digests, settle_table_set,
+                                                 write_table_set)
 
     record = tmp_path / "uci.provenance.json"
     folds, summary = tmp_path / "uci_folds.csv", tmp_path / "uci_summary.csv"
@@ -234,15 +236,21 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
                         [], [])
     monkeypatch.undo()
     assert folds.read_bytes() == b"new\n" and summary.read_bytes() == b"old\n"
+    files = lambda: {p.name: p.read_bytes() for p in tmp_path.iterdir()}  # noqa: E731
+    before = files()
     check_table_digests(tmp_path, "uci")
-    assert summary.read_bytes() == b"new 2\n"
+    assert files() == before
+    settle_table_set(tmp_path, "uci")
+    assert summary.read_bytes() == b"new 2\n" and not list(tmp_path.glob(".*"))
+    check_table_digests(tmp_path, "uci")
 
 
 def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_run(
         copied, small_config, monkeypatch):
-    # the parse of a changed spec killed after the table's rename, before the sidecar's: the
-    # next command finishes it as the workflow is read, instead of stopping on a table that
-    # its (old) sidecar does not describe
+    # the parse of a changed spec killed after the table's rename, before the sidecar's: a dry
+    # run reads through the write (no "changed after parsing" for a table its old sidecar does
+    # not describe) and changes no file, as does a run with nothing to do; the next run that
+    # runs a job finishes it before the job starts (onstart)
     import json
 
     from weightboost.data.jobs import parse_uci
@@ -259,8 +267,14 @@ def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_ru
                   "data/processed/uci/pima.csv", "data/processed/uci/pima.json")
     monkeypatch.undo()
     assert table.read_bytes() != old  # the new table beside the old sidecar
-    result = run_snakemake(copied, small_config, "-n", "data")
-    assert "no longer has the SHA-256" not in result.stdout + result.stderr
+    before = snapshot(copied)
+    dry = run_snakemake(copied, small_config, "-n", "data")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert snapshot(copied) == before
+    idle = run_snakemake(copied, small_config, "data")
+    assert idle.returncode == 0 and snapshot(copied) == before, idle.stderr[-3000:]
+    result = run_snakemake(copied, small_config, TARGET, "--forcerun", "uci_results")
+    assert result.returncode == 0, result.stderr[-3000:]
     verify_table(table, json.loads(sidecar.read_text()))
     assert not list(table.parent.glob(".*"))  # no journal or pending file left
 

@@ -193,6 +193,20 @@ def finish_files_together(journal: str | os.PathLike) -> bool:
     return True
 
 
+def committed_files(journal: str | os.PathLike) -> dict[Path, Path]:
+    """For readers that must change nothing (the checks of a dry run): the files of the
+    ``files_together`` write that ``journal`` lists, which a killed process left part-way, each
+    -> where its committed content is until ``finish_files_together`` renames it (its pending
+    file). Empty when there is no journal."""
+    journal = Path(journal)
+    try:
+        entries = json.loads(journal.read_text())["files"]
+    except FileNotFoundError:
+        return {}
+    pending = {journal.parent / name: _pending(journal.parent / name) for name, _ in entries}
+    return {path: staged for path, staged in pending.items() if staged.exists()}
+
+
 def parse_yaml(text: str):
     """Safe YAML, by libyaml's parser when PyYAML has it (several times faster than the pure
     Python one: the workflow reads its schema and configs at every start)."""

@@ -9,7 +9,7 @@ import pandas as pd
 from weightboost.pipeline.config import (check_config, check_fold_count, check_learners,
                                          dataset_spec, noise_name)
 from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE, TABLE_SETS,
-                                             check_table_digests, check_tables,
+                                             check_table_digests, check_tables, settle_table_set,
                                              computation_key, dataset_content, grid_protocol,
                                              package_digest, reports_dir, results_dir,
                                              reuters_content)

@@ -1,7 +1,7 @@
 # UCI data stage (docs/protocol.md §1.1-1.2): fetch each raw file from the first source that has it,
 # verify its SHA-256, and parse it into the canonical table with a JSON sidecar.
 from weightboost.data.uci import verify_table
-from weightboost.fileio import finish_files_together, journal_beside
+from weightboost.fileio import committed_files, finish_files_together, journal_beside
 
 
 
@@ -24,17 +24,31 @@ REUTERS_MATRICES = "data/processed/reuters/matrices.npz"
 REUTERS_STATS = "data/processed/reuters/stats.json"
 
 
+def data_journals():
+    """The journals of the data stage's writes of several files together (a canonical table
+    and its sidecar; the Reuters matrices, vocabulary and statistics: ``fileio.files_together``)."""
+    return [journal_beside(REUTERS_STATS), *(journal_beside(PROCESSED_UCI.format(dataset=name)
+                                                            + ".csv")
+                                             for name in config.get("datasets", {}))]
+
+
+def committed(path):
+    """Where the data stage's committed ``path`` is: read through a write that a killed run
+    left part-way, which the run finishes before any job (``finish_killed_writes``) and a dry
+    run leaves as it is."""
+    for journal in data_journals():
+        found = committed_files(journal).get(Path(path))
+        if found:
+            return found
+    return Path(path)
+
+
 def parsed_sidecars():
     """dataset -> the sidecar of its canonical table, for the tables parsed so far (read once,
-    as the workflow is read; the input functions that need them run before any job). A data
-    job's files that a killed run left part-way written are finished first
-    (``fileio.files_together``)."""
-    finish_files_together(journal_beside(REUTERS_STATS))
+    as the workflow is read; the input functions that need them run before any job)."""
     out = {}
     for name in config.get("datasets", {}):
-        stem = PROCESSED_UCI.format(dataset=name)
-        finish_files_together(journal_beside(f"{stem}.csv"))
-        path = Path(f"{stem}.json")
+        path = committed(PROCESSED_UCI.format(dataset=name) + ".json")
         if path.exists():
             out[name] = json.loads(path.read_text())
     return out
@@ -51,10 +65,10 @@ def verify_processed_data():
     exists, as "no producer" and goes on. (The config's pins are checked by parse_uci, which
     reruns when a dataset's spec changes, and by every cell job.)"""
     for name, sidecar in PARSED.items():
-        table = Path(PROCESSED_UCI.format(dataset=name) + ".csv")
+        table = committed(PROCESSED_UCI.format(dataset=name) + ".csv")
         if table.exists():
             verify_table(table, sidecar)
-    matrices, stats = Path(REUTERS_MATRICES), Path(REUTERS_STATS)
+    matrices, stats = committed(REUTERS_MATRICES), committed(REUTERS_STATS)
     if matrices.exists() and stats.exists():
         recorded = json.loads(stats.read_text()).get("matrices_sha256")
         # stats from a stage older than the checksum are left to the rerun that the stage's

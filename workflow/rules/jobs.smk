@@ -14,7 +14,18 @@ from snakemake_interface_executor_plugins.settings import DeploymentMethod
 os.environ[cell_archive.ENV] = "on" if config.get("cell_archive", True) else "off"
 
 
+def finish_killed_writes():
+    """Finish the writes of several files together that a killed run left part-way (the data
+    stage's and the table sets': ``fileio.files_together``), before any job reads them. Only a
+    run does it (``onstart``); the checks of a dry run read through them and change nothing."""
+    for journal in data_journals():
+        finish_files_together(journal)
+    for kind in TABLE_SETS:
+        settle_table_set(RESULTS, kind)
+
+
 onstart:
+    finish_killed_writes()
     # under the SLURM executor: no submission may ask for more CPUs than a node has
     if workflow.executor_plugin is not None and workflow.executor_plugin.cli_prefix == "slurm":
         from weightboost.pipeline.cluster import check_partition_cpus

@@ -31,7 +31,8 @@ from weightboost.errors import ConfigError
 # the package's code by parts, and its digests: re-exported, their callers name them here
 from weightboost.pipeline.package_code import (PACKAGE, code_digest, package_digest,  # noqa: F401
                                       package_files)
-from weightboost.fileio import (finish_files_together, journal_beside, json_bytes, sha256_bytes,
+from weightboost.fileio import (committed_files, finish_files_together, journal_beside, json_bytes,
+                                sha256_bytes,
                                 sha256_file, write_files_together)
 
 MAIN = "main"
@@ -301,15 +302,22 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
 
 def settle_table_set(results, kind: str) -> None:
     """Finish a ``write_table_set`` of ``kind`` under ``results`` that a killed run left
-    part-way, before anything reads the set."""
+    part-way (the workflow's ``onstart``, before any job reads the set)."""
     finish_files_together(journal_beside(_record_path(results, kind)))
+
+
+def _committed(results, kind: str, path: Path) -> Path:
+    """Where the committed content of ``path``, a file of the set ``kind``, is now: the checks
+    read through a write that a killed run left part-way, changing nothing (a dry run too)."""
+    return committed_files(journal_beside(_record_path(results, kind))).get(path, path)
 
 
 RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule that writes a set
 
 
 def _existing_tables(results, kind: str) -> list[Path]:
-    return [Path(results) / name for name in TABLE_SETS[kind] if (Path(results) / name).exists()]
+    return [Path(results) / name for name in TABLE_SETS[kind]
+            if _committed(results, kind, Path(results) / name).exists()]
 
 
 def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
@@ -323,7 +331,7 @@ def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
 def _record(results, kind: str) -> Path | None:
     """The record of the tables of ``kind`` under ``results``; None when the set does not
     exist yet. Tables without their record are of unknown origin: refused, never matching."""
-    path = _record_path(results, kind)
+    path = _committed(results, kind, _record_path(results, kind))
     if path.exists():
         return path
     if _existing_tables(results, kind):
@@ -334,14 +342,14 @@ def _record(results, kind: str) -> Path | None:
 def check_table_digests(results: str | Path, kind: str) -> None:
     """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
     was edited or replaced after it was computed, or its record is gone)."""
-    settle_table_set(results, kind)
     path = _record(results, kind)
     if path is None:
         return
     recorded = json.loads(path.read_text()).get("tables_sha256", {})
     for name, sha in recorded.items():
         table = Path(results) / name
-        if table.exists() and sha256_file(table) != sha:
+        found = _committed(results, kind, table)
+        if found.exists() and sha256_file(found) != sha:
             raise ConfigError(
                 f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
                 f"changed after it was computed). Restore it (git checkout -- {table} {path}) "
@@ -363,7 +371,6 @@ def check_tables(results: str | Path, config: dict, kind: str, forced: bool = Fa
     alone, where it keeps no records of its own, a fresh clone or a touched table, sees them as
     up to date: an input that is missing but can be made does not rerun a job whose outputs
     exist, since Snakemake 7.7.)"""
-    settle_table_set(results, kind)
     if forced:
         return
     path = _record(results, kind)
