@@ -18,19 +18,37 @@ from weightboost.report.claims import evaluate
 from weightboost.report.reference import JIN2003, load_reference, table2, table3, table4
 
 REFERENCE = ROOT / JIN2003
-SHARED_REFERENCE = ROOT.parent / "shared" / "reference" / "jin2003_tables.yaml"
 GOLDEN = ROOT / "tests" / "golden" / "ci"
+# The published figures as the team's shared/reference/ holds them: each file's keys, and the
+# SHA-256 of their values (JSON, keys sorted), taken from shared/reference/<file> on 2026-12-06.
+PUBLISHED = {
+    "jin2003_tables.yaml": (
+        ("claims", "figure1", "notes", "table1_datasets", "table2_error_no_noise",
+         "table3_reuters_f1", "table4_error_with_noise"),
+        "f864f86dcad86f3bd1f4fbcc248159e95ca07f99771278f2c4d2af03bb41f697"),
+    "wang_kegl2004_table1.yaml": (
+        ("columns", "rows"), "168639d7e5722dc19d4674cfc531b3022fc6e6b33e53412cf5c3efbea6f6bb07"),
+}
 
 
-def test_reference_copy_agrees_with_shared():
-    # the copy holds every published key unchanged; it adds only the claims' definitions
-    if not SHARED_REFERENCE.exists():
-        pytest.skip("shared/reference is not beside the repository")
-    ours, shared = yaml.safe_load(REFERENCE.read_text()), yaml.safe_load(
-        SHARED_REFERENCE.read_text())
-    assert set(ours) - set(shared) == {"claim_checks"}
-    assert {key: ours[key] for key in shared} == shared
-    assert len(ours["claim_checks"]) == len(shared["claims"])
+def _published(name, source):
+    keys, _ = PUBLISHED[name]
+    values = yaml.safe_load(source.read_text())
+    return {key: values[key] for key in keys}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_the_reference_copies_hold_the_published_figures_unchanged(name):
+    # an edited published number (or a key lost) in config/reference/ fails here, with or
+    # without shared/ beside the checkout; the copies only add keys of their own (claim checks)
+    import hashlib
+
+    published = _published(name, ROOT / "config" / "reference" / name)
+    digest = hashlib.sha256(json.dumps(published, sort_keys=True).encode()).hexdigest()
+    assert digest == PUBLISHED[name][1]
+    shared = ROOT.parent / "shared" / "reference" / name
+    if shared.exists():  # and they are what shared/ holds now (CI has it beside the clone)
+        assert yaml.safe_load(shared.read_text()) == published
 
 
 def test_reference_mapping_reads_known_cells():
@@ -78,14 +96,20 @@ def test_report_tables_pair_reproduced_and_published(built):
 
 
 def test_html_is_self_contained_and_markdown_links_exist(built):
+    # the page embeds exactly the figures written beside it, in the markdown's order, and
+    # loads nothing from elsewhere
+    import base64
+    import re
+
     html = (built / "report.html").read_text()
-    assert html.count("data:image/png;base64,") == 3
     assert "src='http" not in html and 'src="http' not in html and "<link" not in html
-    assert html.count("<table") >= 8
+    embedded = [base64.b64decode(data) for data in
+                re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", html)]
     md = (built / "report.md").read_text()
-    for name in ("figure1", "noise_curves", "reuters_f1_curves"):
-        assert f"(figures/{name}.png)" in md
-        assert (built / "figures" / f"{name}.png").stat().st_size > 10_000
+    linked = re.findall(r"\(figures/([a-z0-9_]+)\.png\)", md)
+    assert sorted(linked) == ["figure1", "noise_curves", "reuters_f1_curves"]
+    assert embedded == [(built / "figures" / f"{name}.png").read_bytes() for name in linked]
+    for name in linked:
         assert (built / "figures" / f"{name}.svg").read_text().startswith("<?xml")
 
 
