@@ -155,7 +155,7 @@ SPELLINGS = {"true": True, "yes": True, "on": True, "1": True,
 
 
 def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:
-    """Turn the spellings a user types on the command line (``--config replace_results=true``:
+    """Turn the spellings a user types on the command line (``--config cell_archive=false``:
     Snakemake turns only ``True`` and ``False`` into booleans) into booleans, for the top-level
     keys that the schema types as boolean; other values are left to the schema's error."""
     properties = read_yaml(schema_path).get("properties", {})

@@ -5,7 +5,7 @@ Every Snakemake job is a new Python process, and a cell job spends 1.5-2.5 s imp
 scikit-learn (which imports SciPy's statistics and pandas), pandas and numba and loading the
 cached tree kernels before it grows a single tree: for the ~190 cells of the default run, about
 a sixth of the reproduction's CPU time, and half of the reduced `ci` run. When Snakemake runs
-the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/common.smk``) starts one
+the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/jobs.smk``) starts one
 **warm server** for the run: it imports and warms the package once, then forks a child for
 each job request. The job's own process (the rule's command, ``python -m weightboost.pipeline.warm job
 ...``, see ``main``) imports only this module, sends the job's name and arguments, and waits;
@@ -18,7 +18,7 @@ In a SLURM job (the SLURM executor's submissions; a grouped one runs up to 20 ce
 not run, and each cell runs in a job step of its own, through ``srun`` and a Snakemake of its
 own, from the job's *batch step*, where the Snakemake that runs the group reads the workflow.
 That Snakemake starts the server for its cells as it reads the workflow
-(``workflow/rules/common.smk``, ``in_batch_step``); the server lives in the batch step, which
+(``workflow/rules/jobs.smk``, ``in_batch_step``); the server lives in the batch step, which
 lasts the whole job (a process started inside a job step would end with it), leaves with that
 Snakemake, and logs to ``logs/warm_server.slurm-<job id>.log``. A cell's job step then holds
 only the job's own process, which waits for its answer; the cell's work runs in the batch
@@ -352,7 +352,8 @@ class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
 # while this one compiles pruning and prediction, for which it builds a one-leaf tree of the
 # grower's array types; each process writes its kernels to the cache (numba replaces the files
 # atomically), and this one then loads the grower from it. Measured: 41-48 s instead of 54-62 s
-# on a 2-core machine (bench/kernel_compile.py, alternated with a one-process compile). The
+# on a 2-core machine (alternated with a one-process compile by bench/kernel_compile.py, since
+# removed: docs/performance.md, "Finished investigations"). The
 # grower's process builds its data view by hand (``tiny_view``: no kernel of ``prepare``), and
 # this one compiles the boosters' kernels while it waits for the grower (``compile_boosting``):
 # 29.6-40.1 s instead of 33.7-44.9, three alternated pairs, each pair 4-9 s apart.
@@ -661,7 +662,7 @@ def stop() -> None:
 
 
 def main(argv: list[str]) -> int:
-    """``job NAME LOG ARGUMENTS``: a rule's command (``job_command`` in workflow/rules/common.smk)
+    """``job NAME LOG ARGUMENTS``: a rule's command (``job_command`` in workflow/rules/jobs.smk)
     does job NAME with the keyword arguments of the JSON object ARGUMENTS, logging to LOG
     (``-`` for none), and exits with its status. ``serve NAME PID``: the server (``start``)."""
     if len(argv) == 4 and argv[0] == "job":
