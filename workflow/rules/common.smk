@@ -1,23 +1,20 @@
 # What all the rules files share: the validated config, where a run's tables go, the software
-# environment, and the cell keys. Each study's paths, inputs and job arguments live in its own
-# rules file; how a job runs in jobs.smk, the table sets' checks in tables.smk.
+# environment, and the cell keys. Each study's paths, inputs and job arguments live in
+# functions/<study>.smk beside its rules file; how a job runs in jobs.smk, the table sets' checks in
+# tables.smk.
 import json
 from pathlib import Path
 
-import pandas as pd
-
-from weightboost.pipeline.config import (check_config, check_fold_count, check_learners,
-                                         dataset_spec, noise_name)
-from weightboost.pipeline.provenance import (REPORT_CODE, RESULTS_RULES, TABLE_SET_CODE, TABLE_SETS,
-                                             check_table_digests, check_tables, settle_table_set,
+from weightboost.pipeline.config import check_config, check_learners, noise_name
+from weightboost.pipeline.provenance import (REPORT_CODE, TABLE_SET_CODE, TABLE_SETS,
                                              computation_key, dataset_content, grid_protocol,
                                              package_digest, reports_dir, results_dir,
                                              reuters_content)
-from weightboost.pipeline import cell_archive, environment, warm
+from weightboost.pipeline import environment, warm
 from weightboost.pipeline.workflow_support import keyed_arguments
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
-from weightboost.experiment.sensitivity import parse_cell_name, resolve_spec
+from weightboost.experiment.sensitivity import resolve_spec
 
 try:
     check_config(config)
@@ -25,8 +22,6 @@ try:
         check_learners(config)
 except ReproError as exc:
     raise WorkflowError(f"invalid config: {exc}")
-
-UCI_DATASETS = sorted(config["datasets"])
 
 
 def script_digest(name: str) -> str:
@@ -71,6 +66,14 @@ def data_content(dataset):
 # arguments come only from its files, its path and its key's parts (cell_job_arguments), so
 # that none that moves a number can be left out of the key.
 KEY = "[0-9a-f]{12}"
+
+
+wildcard_constraints:
+    dataset="[A-Za-z0-9_]+",
+    noise="[0-9.e-]+",
+    algorithm="[A-Za-z0-9_.+=,~-]+",
+    repeat="[0-9]+",
+    key=KEY,
 
 
 def cell_key(kind, parts):

@@ -5,6 +5,9 @@ import sys
 
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
+from weightboost.pipeline import cell_archive
+from weightboost.pipeline.provenance import settle_table_set
+
 # Warm workers (weightboost.pipeline.warm): when the jobs run on this machine, one server per run imports
 # the package once and forks the compute jobs, which would otherwise each spend 1.5-2.5 s on
 # imports. WEIGHTBOOST_WARM=off runs every job in its own process.

@@ -1,5 +1,6 @@
 # The table sets under RESULTS: checked against the config and their records before they are
 # rebuilt or read, and what a report reads of them (as inputs, or as given).
+from weightboost.pipeline.provenance import RESULTS_RULES, check_table_digests, check_tables
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 
 
