@@ -115,6 +115,49 @@ def test_the_compiled_driver_runs_only_what_it_can(monkeypatch):
     assert len(calls) == 2 and constant.estimators_[0].feature_ == -1
 
 
+def test_a_booster_overriding_a_rule_method_runs_it_with_stumps_too(monkeypatch):
+    # the compiled driver applies the rules' kernels, never the booster's Python methods: a
+    # subclass that overrides one (here the weight rule) must get the Python driver, which
+    # calls it, rather than the kernels of the class it derives from
+    calls = []
+
+    class Halved(AdaBoost):
+        def _weight_log(self, margin, score, state):
+            calls.append(1)
+            return 0.5 * super()._weight_log(margin, score, state)
+
+    X, y = data("mixed")
+    halved = Halved(base_estimator=DecisionStump(), n_estimators=8).fit(X, y)
+    assert len(calls) == halved.n_rounds_
+    python = fitted(lambda **k: Halved(base_estimator=DecisionStump(), **k), X, y, "stop", True,
+                    monkeypatch)
+    assert np.array_equal(Halved(base_estimator=DecisionStump(), n_estimators=120)
+                          .fit(X, y).estimator_weights_, python.estimator_weights_)
+
+
+def test_regboost_boosts_with_the_edge_offset_its_stumps_carry_and_one_it_overrides(
+        monkeypatch):
+    # θ = 2λP is computed in one place (stumps.search.edge_offset): each kept stump carries
+    # the θ its coefficient took (eq 3), by either driver; a subclass that gives another θ
+    # boosts with that one
+    X, y = data("mixed")
+    for python_driver in (False, True):
+        model = fitted(BOOSTERS["RegBoost-R1"], X, y, "stop", python_driver, monkeypatch)
+        for stump, error, alpha in zip(model.estimators_, model.estimator_errors_,
+                                       model.estimator_weights_):
+            assert alpha == rules.adaboost_alpha(error) - rules.offset_term(stump.edge_offset_)
+
+    class Doubled(RegBoost):
+        def _edge_offset(self, tree):
+            return 2.0 * super()._edge_offset(tree)
+
+    doubled = Doubled(lam=0.2, n_estimators=30).fit(X, y)
+    stump, error = doubled.estimators_[0], doubled.estimator_errors_[0]
+    assert stump.edge_offset_ > 0
+    assert doubled.estimator_weights_[0] == \
+        rules.adaboost_alpha(error) - rules.offset_term(2.0 * stump.edge_offset_)
+
+
 def test_the_outcome_rule():
     z = rules.ZERO_ERROR
     assert rules.outcome(0.3, False, 0) == rules.KEEP

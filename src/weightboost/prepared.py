@@ -17,7 +17,7 @@ each round on the result (``C45``, ``DecisionStump``) implements, besides scikit
 
 The boosting loop (``weightboost.boosting.core``) depends on this protocol only, not on the
 learners' modules, so that a table computed with one base learner does not depend on the
-other's code (``experiment.provenance.TABLE_SET_CODE``).
+other's code (``pipeline.provenance.TABLE_SET_CODE``).
 """
 
 

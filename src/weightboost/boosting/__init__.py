@@ -3,7 +3,7 @@
 (``selection``).
 
 The classes are imported when first used: a job that boosts C4.5 trees loads neither RegBoost
-nor the stumps (its tables do not depend on their code; experiment.provenance).
+nor the stumps (its tables do not depend on their code; pipeline.provenance).
 """
 
 import importlib

@@ -22,7 +22,8 @@ between them in the tables can only come from what makes them differ:
 A booster gives its rules as data (``_rules``, a ``weightboost.boosting.rules.Rules``); their
 arithmetic is compiled once in ``weightboost.boosting.rules``, and the loop below applies it
 round by round (the *Python driver*). A booster whose rules are not all kernels' (Weight Decay)
-overrides ``_weight_log`` and ``_coefficient`` in Python. A base learner whose whole fit compiles
+overrides ``_weight_log`` and ``_coefficient`` in Python; a booster that overrides any method
+of ``RULE_HOOKS`` runs the Python driver, which calls it. A base learner whose whole fit compiles
 (``DecisionStump``: its ``_boost`` in ``weightboost.stumps.boost``) runs the rounds of a booster
 with compiled rules and reweighting in one call that applies the same kernels (the *compiled
 driver*); the two give the same booster, bit for bit.
@@ -78,6 +79,12 @@ ON_DEGENERATE = ("stop", "restart")
 MAX_DRAWS = 10          # resampling: draws per round while the tree fits every point (Weka)
 
 
+# The methods that apply a booster's rules in the Python driver. The compiled driver applies the
+# rules' kernels instead, so a booster that overrides any of them runs the Python driver.
+RULE_HOOKS = ("_init_state", "_weight_log", "_edge_offset", "_coefficient", "_round_constant",
+              "_combine", "_after_round")
+
+
 class BoostingClassifier(ClassifierMixin, BaseEstimator):
     """Base class; see the module docstring. Binary classification only.
 
@@ -131,8 +138,9 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         return rules.weight_log(r.weights, r.beta, margin, score)
 
     def _edge_offset(self, tree):
-        """The edge offset θ of a round's base learner (``rules.OFFSET``); 0 by default."""
-        return 0.0
+        """The edge offset θ of a round's base learner (``rules.OFFSET``): the one it carries
+        (a stump under a graph penalty, ``weightboost.stumps.search.edge_offset``), else 0."""
+        return getattr(tree, "edge_offset_", 0.0)
 
     def _coefficient(self, error, correct, p, margin, score, y, state, tree):
         """The coefficient of the new tree; ``correct`` says where h_t(x_i) = y_i; None
@@ -250,8 +258,10 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         restart = self.on_degenerate == "restart"
         self._single, self.stopped_early_ = False, False
         r = self._rules()
-        whole = (base._boost(data, signed, r, self.n_estimators, restart)
-                 if rng is None and r.compiled and hasattr(base, "_boost") else None)
+        compiled = rng is None and r.compiled and hasattr(base, "_boost") and not any(
+            getattr(type(self), hook) is not getattr(BoostingClassifier, hook)
+            for hook in RULE_HOOKS)
+        whole = base._boost(data, signed, r, self.n_estimators, restart) if compiled else None
         if whole is None:
             score = self._python_rounds(base, data, signed, rng, restart)
         else:  # the compiled driver ran every round

@@ -114,9 +114,6 @@ class RegBoost(BoostingClassifier):
     def _rules(self):
         return Rules(EXPONENTIAL, 0.0, OFFSET)
 
-    def _edge_offset(self, tree):
-        return tree.edge_offset_
-
     def __sklearn_tags__(self):
         return stump_tags(super().__sklearn_tags__())
 

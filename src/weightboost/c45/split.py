@@ -40,7 +40,8 @@ INV_LOG2 = 1.0 / LOG2
 # The rows of ``found`` (``make_scratch``), each candidate attribute's evaluation at its column:
 # whether its split is valid (1.0 or 0.0), its gain, gain ratio and cut value. One array, not
 # four: numba counts references to each array written in the loops over the candidates, and a
-# Pima tree made 10 % fewer reference count updates (bench/c45_refcounts.py).
+# Pima tree made 10 % fewer reference count updates (bench/c45_refcounts.py, since removed:
+# docs/performance.md, "Finished investigations").
 VALID, GAIN, RATIO, CUT = 0, 1, 2, 3
 assert GAIN_MARGIN > 5 * 2 * LN_ERROR / LOG2
 

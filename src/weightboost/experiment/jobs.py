@@ -1,6 +1,7 @@
 """The compute jobs of the workflow as functions of plain values (paths, wildcards, params),
-each writing its outputs: the rules' scripts call them through ``weightboost.warm.run_job``,
-which runs them in a warm worker or in the job's own process."""
+each writing its outputs: the rules' commands call them through
+``weightboost.pipeline.warm.run_job``, which runs them in a warm worker or in the job's own
+process."""
 
 from __future__ import annotations
 

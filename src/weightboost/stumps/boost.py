@@ -19,7 +19,7 @@ from numba import njit
 from weightboost.boosting import libm, rules
 from weightboost.boosting.rules import (DISCARD_THEN_RESTART, KEEP_THEN_RESTART, RESTART_ERROR,
                                         STOP)
-from weightboost.stumps.search import SCAN_PENALTY, _scan
+from weightboost.stumps.search import SCAN_PENALTY, _scan, edge_offset
 
 FALLBACK = -1  # a round found no threshold: the Python driver fits the constant stump
 
@@ -69,7 +69,7 @@ def boost_stumps(scan_arrays, signed, offset_scale, use_r2, n_estimators, restar
             if action == KEEP_THEN_RESTART:
                 error = RESTART_ERROR
             accepted, coefficient = rules.coefficient(coefficient_rule, step, error,
-                                                      offset_scale * penalty[c])
+                                                      edge_offset(offset_scale, penalty[c]))
             if accepted:
                 constant = rules.round_constant(combination, beta, score)
                 accepted = rules.usable_constant(constant)

@@ -12,7 +12,8 @@ from sklearn.utils.validation import (_check_sample_weight, check_array, check_i
 
 from weightboost.boosting.rules import Rules
 from weightboost.stumps.boost import FALLBACK, boost_stumps
-from weightboost.stumps.search import OBJECTIVES, StumpData, offset_scale, prepare_stumps, scan
+from weightboost.stumps.search import (OBJECTIVES, StumpData, edge_offset, offset_scale,
+                                       prepare_stumps, scan)
 
 
 class DecisionStump(ClassifierMixin, BaseEstimator):
@@ -90,7 +91,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             self.feature_, self.threshold_ = -1, np.inf
             self.polarity_ = -1 if total >= 0 else 1  # x_j > inf never holds: output is -s
             self.edge_, self.penalty_ = abs(total) / float(np.sum(weights)), 0.0
-            self.edge_offset_ = offset_scale(self.lam) * self.penalty_
+            self.edge_offset_ = edge_offset(offset_scale(self.lam), self.penalty_)
         else:
             self.__dict__.update(_chosen(self.lam, data, [c], [feature], [edge],
                                          [admissible])[0])
@@ -187,7 +188,7 @@ def _chosen(lam, data: StumpData, chosen, features, edges, admissible,
                "threshold_": data.threshold[np.asarray(chosen, dtype=np.int64)].tolist(),
                "polarity_": np.where(edges >= 0, 1, -1).tolist(),
                "edge_": np.abs(edges).tolist(), "penalty_": penalty.tolist(),
-               "edge_offset_": (offset_scale(lam) * penalty).tolist()}
+               "edge_offset_": edge_offset(offset_scale(lam), penalty).tolist()}
     shared = {**(common or {}), "n_candidates_": data.n_candidates}
     names = tuple(columns)
     return [{**shared, **dict(zip(names, values))} for values in zip(*columns.values())]

@@ -188,11 +188,19 @@ def _log_r2(a, theta):
 
 
 @njit(cache=True, inline="always")
+def edge_offset(offset_scale, penalty):
+    """θ = 2λ·P(h), the edge offset of a stump of penalty ``penalty`` (Wang & Kégl 2004,
+    Figure 2, line 5; ``offset_scale`` = 2λ): computed here only, for the scan, the compiled
+    booster and a fitted stump's ``edge_offset_`` (scalars or an array of penalties)."""
+    return offset_scale * penalty
+
+
+@njit(cache=True, inline="always")
 def _score(total, prefix, penalty, offset_scale):
     """(edge γ of polarity +1, R1 score |γ| - θ) of the candidate whose left side sums to
     ``prefix``, of penalty ``penalty``."""
     edge = total - 2.0 * prefix
-    return edge, abs(edge) - offset_scale * penalty
+    return edge, abs(edge) - edge_offset(offset_scale, penalty)
 
 
 @njit(cache=True, inline="always")
@@ -254,7 +262,7 @@ def _r2_choice(edges, penalty, offset_scale, prune):
     best, best_value = -1, np.inf
     for c in range(edges.shape[0]):
         a = abs(edges[c])
-        theta = offset_scale * penalty[c]
+        theta = edge_offset(offset_scale, penalty[c])
         if a > theta and theta < 1.0:
             if prune and a < 1.0:
                 gap = a - theta
