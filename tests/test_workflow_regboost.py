@@ -114,6 +114,11 @@ BAD = [
      "regboost.datasets names 'sonar2'"),
     (lambda c: c["regboost"].update(algorithms=["AdaBoost-stumps", "RegBoost-typo"]),
      "regboost names the algorithm 'RegBoost-typo'"),
+    # checked while the workflow is planned, not when the reading's first job runs (#63)
+    (lambda c: c["regboost"]["readings"].update(x={"params": {"graph_scaling": "minmax"}}),
+     "regboost.readings.x.params make RegBoost invalid: .*graph_scaling must be one of"),
+    (lambda c: c["regboost"]["semi_supervised"].update(labelled=10**6),
+     "regboost.semi_supervised.labelled = 1000000 is not below the .* rows of pima"),
 ]
 
 

@@ -121,6 +121,40 @@ def check_study(config: dict) -> None:
         raise ConfigError("regboost.readings must hold 'primary' (the reading of Table 1)")
     for algorithm in cv_algorithms(study):
         _check_graph_size(config, study, algorithm)
+    _check_reading_learners(config, study)
+    _check_semi_supervised(config, study)
+
+
+def _check_reading_learners(config: dict, study: dict) -> None:
+    """Every learner a reading's parameters make is built and its parameters checked while
+    the workflow is planned, naming the reading (not when its first job runs)."""
+    from weightboost.experiment.learners import check_learner
+    from weightboost.experiment.sensitivity import resolve, resolve_spec
+
+    for name, reading in readings(study).items():
+        for algorithm in reading["algorithms"]:
+            cell = resolve(config, {**reading, "algorithms": None}, algorithm)
+            try:
+                check_learner(cell, resolve_spec(config["algorithms"], cell), study["rounds"])
+            except ConfigError as exc:
+                raise ConfigError(f"regboost.readings.{name}.params make {algorithm} invalid: "
+                                  f"{exc}") from None
+
+
+def _check_semi_supervised(config: dict, study: dict) -> None:
+    """The semi-supervised draw leaves unlabelled points to test on: ``labelled`` below the
+    data set's rows (from its spec), checked before any job."""
+    semi = study.get("semi_supervised") or {}
+    if not semi:
+        return
+    if semi["dataset"] not in config.get("datasets", {}):
+        raise ConfigError(f"regboost.semi_supervised.dataset names {semi['dataset']!r}, which "
+                          "has no spec under 'datasets'")
+    rows = config["datasets"][semi["dataset"]].get("rows")
+    if rows is not None and semi["labelled"] >= rows:
+        raise ConfigError(f"regboost.semi_supervised.labelled = {semi['labelled']} is not below "
+                          f"the {rows} rows of {semi['dataset']}: no point would be left "
+                          "unlabelled to test on")
 
 
 def smallest_graph(rows: int, folds: int, inner_folds: int | None) -> int:
