@@ -21,7 +21,6 @@ if config.get("regboost"):
         wildcard_constraints:
             fold_order="[a-z_]+",
             missing="[a-z]+",
-            key=KEY,
             repeats="[0-9]+",
         # longest first, so that no long cell starts when the others are done: a cell costs
         # its repeats, and an R2 cell (a log per admissible candidate) about four R1 cells
@@ -47,8 +46,6 @@ if config.get("regboost"):
             "logs/regboost_semi_cell/{dataset}/{algorithm}/{key}.log",
         benchmark:
             "benchmarks/regboost_semi_cell/{dataset}/{algorithm}/{key}.tsv"
-        wildcard_constraints:
-            key=KEY,
         threads: 1
         resources:
             mem_mb=2048,

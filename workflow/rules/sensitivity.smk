@@ -45,7 +45,6 @@ if SENSITIVITY:
             "benchmarks/sensitivity_cell/{dataset}/noise{noise}/{algorithm}/{key}/reps{repeats}.tsv"
         wildcard_constraints:
             repeats="[0-9]+",
-            key=KEY,
         threads: 1
         resources:
             mem_mb=2048,
