@@ -126,9 +126,16 @@ def test_a_booster_overriding_a_rule_method_runs_it_with_stumps_too(monkeypatch)
             calls.append(1)
             return 0.5 * super()._weight_log(margin, score, state)
 
+    class Counted(AdaBoost):
+        def _fit_tree(self, *args):
+            calls.append(2)
+            return super()._fit_tree(*args)
+
     X, y = data("mixed")
     halved = Halved(base_estimator=DecisionStump(), n_estimators=8).fit(X, y)
     assert len(calls) == halved.n_rounds_
+    counted = Counted(base_estimator=DecisionStump(), n_estimators=8).fit(X, y)
+    assert calls.count(2) == counted.n_rounds_
     python = fitted(lambda **k: Halved(base_estimator=DecisionStump(), **k), X, y, "stop", True,
                     monkeypatch)
     assert np.array_equal(Halved(base_estimator=DecisionStump(), n_estimators=120)

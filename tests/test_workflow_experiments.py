@@ -205,10 +205,17 @@ def test_a_cell_job_without_the_keyed_arguments_stops_before_computing(tmp_path,
     ran = []
     monkeypatch.setattr(warm, "_target", lambda job: lambda **kwargs: ran.append(kwargs))
     output = {"output": str(tmp_path / "cell.csv")}
+    code = {"modules": ["c45"], "sha256": package_digest("c45")}
+    # every rule that writes cells runs one of these jobs (the workflow's job commands)
+    assert warm.CELL_JOBS == {"uci_cell", "sensitivity_cell", "reuters_cell", "regboost_cell",
+                              "regboost_semi_cell"}
     for job in sorted(warm.CELL_JOBS):
-        with pytest.raises(ReproError, match="cell_job_arguments"):
-            warm._work(job, {**output, warm.ENVIRONMENT_ARGUMENT: environment.record()})
-    assert ran == [] and not (tmp_path / "cell.csv").exists()
+        for missing in (warm.ENVIRONMENT_ARGUMENT, warm.CODE_ARGUMENT):
+            given = {warm.ENVIRONMENT_ARGUMENT: environment.record(), warm.CODE_ARGUMENT: code}
+            given.pop(missing)
+            with pytest.raises(ReproError, match="cell_job_arguments"):
+                warm._work(job, {**output, **given})
+    assert ran == []
     warm._work("fetch_uci", output)  # a data job is not keyed: it needs neither
     assert ran == [output]
 

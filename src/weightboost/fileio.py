@@ -139,8 +139,9 @@ def files_together(journal: str | os.PathLike):
     nothing), then each is renamed into place in the order it was written, and the journal
     removed. A process killed before the journal exists leaves every file as it was (and
     pending files that the next write replaces); one killed after leaves the journal, which
-    ``finish_files_together`` completes: every reader of the files calls it first, as does
-    the next write. A block that raises leaves the files as they were.
+    ``finish_files_together`` completes: the next write of the group, and the workflow's next
+    run with a job (``onstart``), whose checks read through it until then
+    (``committed_files``). A block that raises leaves the files as they were.
     """
     if _GROUP.get() is not None:
         raise RuntimeError("files_together blocks do not nest")
@@ -203,8 +204,17 @@ def committed_files(journal: str | os.PathLike) -> dict[Path, Path]:
         entries = json.loads(journal.read_text())["files"]
     except FileNotFoundError:
         return {}
-    pending = {journal.parent / name: _pending(journal.parent / name) for name, _ in entries}
-    return {path: staged for path, staged in pending.items() if staged.exists()}
+    out = {}
+    for name, sha in entries:
+        path = journal.parent / name
+        staged = _pending(path)
+        if staged.exists():
+            if sha256_file(staged) != sha:
+                raise OSError(f"{staged} is not the file {journal} lists (its SHA-256 "
+                              "differs): something other than this pipeline wrote it. Remove "
+                              "both and recompute the files the journal lists")
+            out[path] = staged
+    return out
 
 
 def parse_yaml(text: str):

@@ -82,7 +82,7 @@ def job_arguments(**arguments):
 
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's
 # warm server compiles the kernels (20-60 s on a fresh clone, by machine), cells wait for it
-# and the data jobs can run (src/weightboost/warm.py). Then the Reuters cells, the longest
+# and the data jobs can run (src/weightboost/pipeline/warm.py). Then the Reuters cells, the longest
 # (10-25 s each), so that none ends the run alone; then the UCI cells (0).
 DATA_PRIORITY = 10
 LONG_CELL_PRIORITY = 1

@@ -2,7 +2,7 @@
 # paper's claims checked, provenance. `snakemake --cores 2 report` rebuilds it from the tables
 # under results/ (or results/runs/<run>/ for a named run) as they are, after checking that they
 # match the config and their provenance records; it computes only tables that are missing
-# (report_only in common.smk). `snakemake all` brings the tables up to date first.
+# (report_only in tables.smk). `snakemake all` brings the tables up to date first.
 
 REPORT_SETS = ("uci", "reuters")  # the table sets the main report reads
 report_tables = report_inputs(REPORT_SETS)

@@ -1,6 +1,7 @@
 # The table sets under RESULTS: checked against the config and their records before they are
 # rebuilt or read, and what a report reads of them (as inputs, or as given).
-from weightboost.pipeline.provenance import RESULTS_RULES, check_table_digests, check_tables
+from weightboost.pipeline.provenance import (RESULTS_RULES, check_table_digests, check_tables,
+                                             committed_path)
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 
 
@@ -65,7 +66,7 @@ def as_given(kind, always=False):
     ``always``, and all its files exist) rather than as an input that Snakemake brings up to
     date: a set with a missing file is computed, the others are read as they are."""
     return (always or report_only()) and not forced(kind) and all(
-        Path(p).exists() for p in set_files(kind).values())
+        committed_path(RESULTS, kind, p).exists() for p in set_files(kind).values())
 
 
 def report_inputs(kinds, always=()):
@@ -87,7 +88,8 @@ def given_digests(kinds, always=()):
     a changed table still reruns the report although it is not an input)."""
 
     def digests(wildcards):
-        return {name: sha256_file(path) for kind in kinds if as_given(kind, kind in always)
+        return {name: sha256_file(committed_path(RESULTS, kind, path))
+                for kind in kinds if as_given(kind, kind in always)
                 for name, path in set_files(kind).items()}
 
     return digests

@@ -23,7 +23,7 @@ A booster gives its rules as data (``_rules``, a ``weightboost.boosting.rules.Ru
 arithmetic is compiled once in ``weightboost.boosting.rules``, and the loop below applies it
 round by round (the *Python driver*). A booster whose rules are not all kernels' (Weight Decay)
 overrides ``_weight_log`` and ``_coefficient`` in Python; a booster that overrides any method
-of ``RULE_HOOKS`` runs the Python driver, which calls it. A base learner whose whole fit compiles
+of ``DRIVER_METHODS`` runs the Python driver, which calls it. A base learner whose whole fit compiles
 (``DecisionStump``: its ``_boost`` in ``weightboost.stumps.boost``) runs the rounds of a booster
 with compiled rules and reweighting in one call that applies the same kernels (the *compiled
 driver*); the two give the same booster, bit for bit.
@@ -79,10 +79,10 @@ ON_DEGENERATE = ("stop", "restart")
 MAX_DRAWS = 10          # resampling: draws per round while the tree fits every point (Weka)
 
 
-# The methods that apply a booster's rules in the Python driver. The compiled driver applies the
-# rules' kernels instead, so a booster that overrides any of them runs the Python driver.
-RULE_HOOKS = ("_init_state", "_weight_log", "_edge_offset", "_coefficient", "_round_constant",
-              "_combine", "_after_round")
+# The methods of the Python driver: its rounds, a round's tree, and the rules it applies. The
+# compiled driver replaces all of them, so a booster that overrides any runs the Python driver.
+DRIVER_METHODS = ("_python_rounds", "_fit_tree", "_keep_single", "_init_state", "_weight_log",
+                  "_edge_offset", "_coefficient", "_round_constant", "_combine", "_after_round")
 
 
 class BoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -260,7 +260,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         r = self._rules()
         compiled = rng is None and r.compiled and hasattr(base, "_boost") and not any(
             getattr(type(self), hook) is not getattr(BoostingClassifier, hook)
-            for hook in RULE_HOOKS)
+            for hook in DRIVER_METHODS)
         whole = base._boost(data, signed, r, self.n_estimators, restart) if compiled else None
         if whole is None:
             score = self._python_rounds(base, data, signed, rng, restart)

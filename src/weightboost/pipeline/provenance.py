@@ -306,9 +306,10 @@ def settle_table_set(results, kind: str) -> None:
     finish_files_together(journal_beside(_record_path(results, kind)))
 
 
-def _committed(results, kind: str, path: Path) -> Path:
+def committed_path(results, kind: str, path) -> Path:
     """Where the committed content of ``path``, a file of the set ``kind``, is now: the checks
     read through a write that a killed run left part-way, changing nothing (a dry run too)."""
+    path = Path(path)
     return committed_files(journal_beside(_record_path(results, kind))).get(path, path)
 
 
@@ -317,7 +318,7 @@ RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule tha
 
 def _existing_tables(results, kind: str) -> list[Path]:
     return [Path(results) / name for name in TABLE_SETS[kind]
-            if _committed(results, kind, Path(results) / name).exists()]
+            if committed_path(results, kind, Path(results) / name).exists()]
 
 
 def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
@@ -331,8 +332,8 @@ def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
 def _record(results, kind: str) -> Path | None:
     """The record of the tables of ``kind`` under ``results``; None when the set does not
     exist yet. Tables without their record are of unknown origin: refused, never matching."""
-    path = _committed(results, kind, _record_path(results, kind))
-    if path.exists():
+    path = _record_path(results, kind)
+    if committed_path(results, kind, path).exists():
         return path
     if _existing_tables(results, kind):
         raise _unknown_tables(results, kind, path)
@@ -345,10 +346,11 @@ def check_table_digests(results: str | Path, kind: str) -> None:
     path = _record(results, kind)
     if path is None:
         return
-    recorded = json.loads(path.read_text()).get("tables_sha256", {})
+    recorded = json.loads(committed_path(results, kind, path).read_text()).get(
+        "tables_sha256", {})
     for name, sha in recorded.items():
         table = Path(results) / name
-        found = _committed(results, kind, table)
+        found = committed_path(results, kind, table)
         if found.exists() and sha256_file(found) != sha:
             raise ConfigError(
                 f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
@@ -359,7 +361,7 @@ def check_table_digests(results: str | Path, kind: str) -> None:
 
 def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
     """``differing_keys`` of the record ``path`` of ``kind`` and the current config."""
-    recorded = json.loads(path.read_text())
+    recorded = json.loads(committed_path(path.parent, kind, path).read_text())
     return differing_keys(_comparable(recorded.get("config", {}), kind),
                           table_inputs(config, kind))
 
