@@ -169,16 +169,15 @@ def write_files_together(files: dict, journal: str | os.PathLike) -> None:
             write_bytes_atomic(path, data)
 
 
-def finish_files_together(journal: str | os.PathLike) -> bool:
-    """Complete the ``files_together`` write that ``journal`` lists (the writer's own commit,
-    or one a killed process left): rename its remaining pending files into place and remove
-    the journal. Safe to run while another process does the same (a file already renamed is
-    skipped). Whether there was a journal."""
-    journal = Path(journal)
+def _staged(journal: Path) -> dict[Path, Path] | None:
+    """None without ``journal``; else each file it lists that is still pending -> its pending
+    file, checked against the SHA-256 the journal lists (a file renamed meanwhile, by the writer
+    or by another reader finishing it, is left out)."""
     try:
         entries = json.loads(journal.read_text())["files"]
     except FileNotFoundError:
-        return False
+        return None
+    out = {}
     for name, sha in entries:
         path = journal.parent / name
         pending = _pending(path)
@@ -187,9 +186,26 @@ def finish_files_together(journal: str | os.PathLike) -> bool:
                 raise OSError(f"{pending} is not the file {journal} lists (its SHA-256 "
                               "differs): something other than this pipeline wrote it. Remove "
                               "both and recompute the files the journal lists")
+        except FileNotFoundError:
+            continue
+        out[path] = pending
+    return out
+
+
+def finish_files_together(journal: str | os.PathLike) -> bool:
+    """Complete the ``files_together`` write that ``journal`` lists (the writer's own commit,
+    or one a killed process left): rename its remaining pending files into place and remove
+    the journal. Safe to run while another process does the same (a file already renamed is
+    skipped). Whether there was a journal."""
+    journal = Path(journal)
+    staged = _staged(journal)
+    if staged is None:
+        return False
+    for path, pending in staged.items():
+        try:
             os.replace(pending, path)
         except FileNotFoundError:
-            continue  # renamed already, by the writer or by another reader finishing it
+            continue  # renamed meanwhile, by another reader finishing it
     journal.unlink(missing_ok=True)
     return True
 
@@ -199,22 +215,7 @@ def committed_files(journal: str | os.PathLike) -> dict[Path, Path]:
     ``files_together`` write that ``journal`` lists, which a killed process left part-way, each
     -> where its committed content is until ``finish_files_together`` renames it (its pending
     file). Empty when there is no journal."""
-    journal = Path(journal)
-    try:
-        entries = json.loads(journal.read_text())["files"]
-    except FileNotFoundError:
-        return {}
-    out = {}
-    for name, sha in entries:
-        path = journal.parent / name
-        staged = _pending(path)
-        if staged.exists():
-            if sha256_file(staged) != sha:
-                raise OSError(f"{staged} is not the file {journal} lists (its SHA-256 "
-                              "differs): something other than this pipeline wrote it. Remove "
-                              "both and recompute the files the journal lists")
-            out[path] = staged
-    return out
+    return _staged(Path(journal)) or {}
 
 
 def parse_yaml(text: str):

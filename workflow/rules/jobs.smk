@@ -5,6 +5,7 @@ import sys
 
 from snakemake_interface_executor_plugins.settings import DeploymentMethod
 
+from weightboost.fileio import finish_files_together
 from weightboost.pipeline import cell_archive
 from weightboost.pipeline.provenance import settle_table_set
 

@@ -1,7 +1,7 @@
 # The data stage's paths, the checks of its outputs as the workflow is read, and the inputs of
 # the cells that read its tables (the rules: workflow/rules/data.smk).
 from weightboost.data.uci import verify_table
-from weightboost.fileio import committed_files, finish_files_together, journal_beside
+from weightboost.fileio import committed_files, journal_beside
 from weightboost.pipeline.config import check_fold_count, dataset_spec
 
 
@@ -33,15 +33,16 @@ def data_journals():
                                              for name in config.get("datasets", {}))]
 
 
+# the data stage's files that a killed run left pending, read once as the workflow is read
+PENDING_DATA = {path: staged for journal in data_journals()
+                for path, staged in committed_files(journal).items()}
+
+
 def committed(path):
     """Where the data stage's committed ``path`` is: read through a write that a killed run
-    left part-way, which the run finishes before any job (``finish_killed_writes``) and a dry
-    run leaves as it is."""
-    for journal in data_journals():
-        found = committed_files(journal).get(Path(path))
-        if found:
-            return found
-    return Path(path)
+    left part-way (``PENDING_DATA``), which the run finishes before any job
+    (``finish_killed_writes``) and a dry run leaves as it is."""
+    return PENDING_DATA.get(Path(path), Path(path))
 
 
 def parsed_sidecars():
