@@ -26,8 +26,9 @@ import numpy as np
 import pandas as pd
 
 from weightboost.pipeline.cell_archive import was_restored
-from weightboost.pipeline.config import load_config, noise_name
-from weightboost.experiment.sensitivity import parse_cell_name, plan, reuters_plan
+from weightboost.pipeline.config import load_config
+from weightboost.experiment.cell_names import parse_cell_name
+from weightboost.experiment.sensitivity import plan, reuters_plan
 from weightboost.pipeline.workflow_support import job_resources
 
 
@@ -56,7 +57,7 @@ def cells(config: dict) -> pd.DataFrame:
     datasets = config["sensitivity"].get("datasets") or config["experiment"]["datasets"]
     for r in plan(config).itertuples():
         for dataset in datasets:
-            place = (dataset, f"noise{noise_name(r.noise)}", r.cell)
+            place = (dataset, f"noise{float(r.noise)}", r.cell)
             if place not in seen:
                 seen.add(place)
                 rows.append({"reading": r.reading, "rule": "sensitivity_cell", "place": place,

@@ -4,6 +4,7 @@ the file or key, and nothing under results/ or data/processed/ changed."""
 
 import copy
 import hashlib
+import re
 
 import pytest
 
@@ -452,12 +453,17 @@ def test_a_paper_t_the_reuters_study_does_not_compute_is_refused(tmp_path, small
     assert all(w in message for w in words), message[-2000:]
 
 
-def test_noise_levels_that_print_alike_are_refused(tmp_path, small_config):
-    # both would be the cells and rows of noise 0.2: duplicated folds, a wrong sd
+def test_noise_levels_that_differ_never_share_a_cell(tmp_path, small_config):
+    # a cell path writes its noise level exactly (Python's float repr): two levels that a
+    # rounded format would write alike (0.2 and 0.20000000001) would share the cells and rows
+    # of noise 0.2, with duplicated folds and a wrong sd
     config = copy.deepcopy(small_config)
-    config["experiment"]["noise_levels"] = [0.0, 0.2, 0.20000000001]
-    message = refusal(tmp_path, config, "-n", TARGET)
-    assert "experiment.noise_levels has 0.20000000001" in message and "0.2" in message
+    levels = [0.0, 0.2, 0.20000000001]
+    config["experiment"]["noise_levels"] = levels
+    planned = run_snakemake(tmp_path, config, "-n", "--forceall", TARGET)
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    written = set(re.findall(r"results/cells/uci/[^/]+/noise([0-9.e-]+)/", planned.stdout))
+    assert sorted(map(float, written)) == levels and len(written) == len(levels)
 
 
 def test_more_folds_than_the_data_allows_names_the_key_before_any_job(finished, small_config):

@@ -68,15 +68,19 @@ def toy_table(tmp_path):
 
 
 def test_test_folds_are_never_touched(tmp_path):
-    # run_cell flips labels of the training part only: the test labels it scores against are
-    # the table's own
-    from weightboost.experiment.uci import run_cell
+    # a grid cell's job flips labels of the training part only: the test labels it scores
+    # against are the table's own
+    import pandas as pd
 
-    toy_table(tmp_path)
+    from weightboost.experiment.uci import uci_cell
+
+    table = toy_table(tmp_path)
     spec = {"learner": "C45", "params": {}}
     protocol = {"seed": 5, "folds": 4, "rounds": 5}
-    clean = run_cell(tmp_path / "toy.csv", "toy", 0.0, "C4.5", spec, 0, protocol)
-    noisy = run_cell(tmp_path / "toy.csv", "toy", 0.3, "C4.5", spec, 0, protocol)
+    for noise in ("0.0", "0.3"):  # as the cell's path writes it
+        uci_cell(table, table.with_suffix(".json"), tmp_path / f"{noise}.csv", "toy", noise,
+                 "C4.5", "0", protocol, spec, {})
+    clean, noisy = (pd.read_csv(tmp_path / f"{noise}.csv") for noise in ("0.0", "0.3"))
     assert list(noisy.n_flipped) == [27] * 4 and list(clean.n_flipped) == [0] * 4
     assert list(noisy.n_test) == list(clean.n_test) == [30] * 4
 
@@ -107,7 +111,9 @@ def test_the_timing_columns_count_the_work_not_the_waiting(tmp_path, monkeypatch
     protocol = {"seed": 5, "folds": 2, "rounds": 5}
     for learner in (Waits, Computes):
         monkeypatch.setattr(uci, "make_learner", lambda *args, learner=learner: learner())
-        cell = uci.run_cell(toy_table(tmp_path), "toy", 0.0, "toy", {}, 0, protocol)
+        table = toy_table(tmp_path)
+        X, y = uci.load_experiment_table(table, table.with_suffix(".json"), "toy", None)
+        cell = uci.run_repeats(X, y, "toy", 0.0, "toy", {}, [0], protocol)
         assert (cell.predict_seconds < 0.1).all()
         if learner is Waits:
             assert (cell.fit_seconds < 0.1).all()

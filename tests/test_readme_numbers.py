@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT
 from weightboost.errors import ReproError
-from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import csv_bytes
 from weightboost.report.readme import (MARK, PAGES, Tables, evaluate, main, project_root, render,
                                        stale)
 
@@ -88,5 +88,5 @@ def test_values_print_as_the_prose_does(tables):
     ("regboost_table1.csv", "regboost_table1"), ("regboost_claims.csv", "regboost_claims"),
     ("regboost_cross_paper.csv", "regboost_cross_paper")])
 def test_the_committed_report_tables_are_those_of_the_committed_results(tables, name, source):
-    assert to_csv_bytes(tables.source(source, {})) == \
+    assert csv_bytes(tables.source(source, {})) == \
         (ROOT / "reports" / "tables" / name).read_bytes()

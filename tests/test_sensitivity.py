@@ -2,6 +2,7 @@
 end on fixture data through Snakemake."""
 
 import copy
+import re
 
 import numpy as np
 import pandas as pd
@@ -10,8 +11,8 @@ import pytest
 from conftest import run_snakemake
 from weightboost.errors import ConfigError
 from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
-from weightboost.experiment.sensitivity import (cell_jobs, cell_name, check_study,
-                                                parse_cell_name, plan, readings, resolve_spec,
+from weightboost.experiment.cell_names import cell_name, parse_cell_name, resolve_spec
+from weightboost.experiment.sensitivity import (cell_jobs, check_study, plan, readings,
                                                 reuters_means, reuters_plan, study_folds,
                                                 study_timing)
 
@@ -183,7 +184,7 @@ def test_study_tables_pair_every_reading_on_the_same_folds(study_run):
         "primary": 2 * runs, "resample": 2 * runs, "constant_mean": 2 * 3, "beta=0": 2 * runs,
         "beta=0.5": 2 * runs}
     assert set(folds[folds.reading == "constant_mean"].repeat) == {0}
-    assert len(list((workdir / "results/cells/sensitivity/breast_cancer/noise0/"
+    assert len(list((workdir / "results/cells/sensitivity/breast_cancer/noise0.0/"
                      "WeightBoost~normalize=mean").glob("*/reps1.csv"))) == 1
     assert list(folds.columns) == ["reading", "dataset", "noise", "algorithm", "cell", "repeat",
                                    "fold", "n_train", "n_test", "error", "rounds", "restarts",
@@ -658,11 +659,11 @@ def test_a_restart_reading_reads_its_stop_twin_that_the_study_computes(study_run
     assert set(by_cell) == {"AdaBoost~on_degenerate=restart",
                             "WeightBoost~on_degenerate=restart",
                             "WeightBoost~normalize=mean,on_degenerate=restart"}
-    twin = next(p for p in (workdir / "results/cells/sensitivity/breast_cancer/noise0/AdaBoost")
+    twin = next(p for p in (workdir / "results/cells/sensitivity/breast_cancer/noise0.0/AdaBoost")
                 .rglob("reps2.csv"))
     restart = by_cell["AdaBoost~on_degenerate=restart"]
     assert str(twin.relative_to(workdir)) in restart.split("output:")[0]  # an input
-    assert '"stop_algorithm": "AdaBoost"' in restart
+    assert f'"stop_cell": "{twin.relative_to(workdir)}"' in restart  # and the job's argument
     mean_twin = by_cell["WeightBoost~normalize=mean,on_degenerate=restart"]
     # WeightBoost~normalize=mean runs repeat 0 only (constant_mean: repeats 1): still its twin
-    assert '"stop_algorithm": "WeightBoost~normalize=mean"' in mean_twin
+    assert re.search(r'"stop_cell": "[^"]*/WeightBoost~normalize=mean/[0-9a-f]{12}/', mean_twin)

@@ -11,8 +11,8 @@ from test_boosting import noisy
 from test_boosting_readings import perfectly_separable
 from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay
 from weightboost.errors import ConfigError
-from weightboost.experiment import jobs, study_cells
-from weightboost.experiment.sensitivity import stop_twin
+from weightboost.experiment import study_cells
+from weightboost.experiment.cell_names import stop_twin
 from weightboost.experiment.study_cells import copyable_repeats, differs_only_in_restart
 from weightboost.experiment.uci import TIMING_COLUMNS
 
@@ -90,19 +90,19 @@ def stop_job(tmp_path_factory, main_config):
     parsed = run_snakemake(workdir, config, "data/processed/uci/breast_cancer.csv")
     assert parsed.returncode == 0, parsed.stderr[-3000:]
     arguments = {"table": str(workdir / "data/processed/uci/breast_cancer.csv"),
+                 "sidecar": str(workdir / "data/processed/uci/breast_cancer.json"),
                  "dataset": "breast_cancer", "noise": "0.1", "algorithm": "AdaBoost",
-                 "spec": {"learner": "AdaBoost", "params": {}}, "repeats": "2",
-                 "experiment": {"folds": 3, "rounds": 4, "seed": 11}, "pinned": None,
+                 "learner": {"learner": "AdaBoost", "params": {}}, "repeats": "2",
+                 "protocol": {"folds": 3, "rounds": 4, "seed": 11}, "data": {},
                  "output": str(workdir / "stop.csv")}
-    jobs.sensitivity_cell(**arguments)
+    study_cells.sensitivity_cell(**arguments)
     return arguments
 
 
 def restart_arguments(stop_job, tmp_path, stop_cell, name):
     return {**stop_job, "algorithm": "AdaBoost~on_degenerate=restart",
-            "spec": {"learner": "AdaBoost", "params": {"on_degenerate": "restart"}},
-            "output": str(tmp_path / name), "stop_cell": stop_cell,
-            "stop_algorithm": "AdaBoost", "stop_spec": stop_job["spec"]}
+            "learner": {"learner": "AdaBoost", "params": {"on_degenerate": "restart"}},
+            "output": str(tmp_path / name), "stop_cell": stop_cell}
 
 
 def test_a_restart_cell_copies_exactly_the_repeats_its_computation_equals(stop_job, tmp_path):
@@ -134,9 +134,15 @@ def test_a_restart_cell_copies_exactly_the_repeats_its_computation_equals(stop_j
 
 def test_a_twin_of_another_entry_or_cell_is_refused(stop_job, tmp_path):
     other = restart_arguments(stop_job, tmp_path, stop_job["output"], "c.csv")
-    with pytest.raises(ConfigError, match="not AdaBoost~on_degenerate=restart with"):
-        study_cells.sensitivity_cell(**{**other, "stop_spec": {"learner": "AdaBoost",
-                                                               "params": {"beta": 1}}})
+    # a cell whose entry does not restart has no twin, whatever its name says
+    with pytest.raises(ConfigError, match="does not restart on a degenerate round"):
+        study_cells.sensitivity_cell(**{**other, "learner": stop_job["learner"]})
+    # the twin's rows are another cell's: another algorithm's, or another noise level's
+    with pytest.raises(ConfigError, match="is not the cell of AdaBoost~sampling=resample on"):
+        study_cells.sensitivity_cell(**{
+            **other, "algorithm": "AdaBoost~on_degenerate=restart,sampling=resample",
+            "learner": {"learner": "AdaBoost",
+                        "params": {"on_degenerate": "restart", "sampling": "resample"}}})
     with pytest.raises(ConfigError, match="is not the cell of AdaBoost on breast_cancer"):
         study_cells.sensitivity_cell(**{**other, "noise": "0.2"})
     assert not (tmp_path / "c.csv").exists()

@@ -53,10 +53,12 @@ def server(tmp_path, monkeypatch):
 
 def cell_kwargs(tiny_run, output, **changes):
     workdir, config = tiny_run
-    kwargs = {"table": str(workdir / "data/processed/uci/pima.csv"), "dataset": "pima",
-              "noise": "0.2", "algorithm": "AdaBoost", "spec": config["algorithms"]["AdaBoost"],
-              "repeat": "0", "experiment": {"seed": 7, "folds": 3, "rounds": 5},
-              "pinned": config["datasets"]["pima"]["table_sha256"], "output": str(output),
+    kwargs = {"table": str(workdir / "data/processed/uci/pima.csv"),
+              "sidecar": str(workdir / "data/processed/uci/pima.json"), "dataset": "pima",
+              "noise": "0.2", "algorithm": "AdaBoost", "learner": config["algorithms"]["AdaBoost"],
+              "repeat": "0", "protocol": {"seed": 7, "folds": 3, "rounds": 5},
+              "data": {"table_sha256": config["datasets"]["pima"]["table_sha256"]},
+              "output": str(output),
               # what cell_job_arguments adds to every cell job: the environment and code keyed
               warm.ENVIRONMENT_ARGUMENT: environment.record(),
               warm.CODE_ARGUMENT: {"modules": list(TABLE_SET_CODE["uci"]),
@@ -104,7 +106,7 @@ def test_a_job_in_a_warm_worker_writes_what_it_writes_in_its_own_process(tiny_ru
 
 
 def test_a_failing_job_fails_alike_in_a_warm_worker(tiny_run, tmp_path, server, monkeypatch):
-    bad = cell_kwargs(tiny_run, tmp_path / "warm.csv", pinned="0" * 64)
+    bad = cell_kwargs(tiny_run, tmp_path / "warm.csv", data={"table_sha256": "0" * 64})
     warm_status, warm_err = run("uci_cell", str(tmp_path / "warm.log"), **bad)
     monkeypatch.setenv(warm.ENV, "off")
     own_status, own_err = run("uci_cell", str(tmp_path / "own.log"),
@@ -162,7 +164,7 @@ def test_the_server_forks_from_a_single_thread(tmp_path, server):
 def test_a_killed_job_takes_its_worker_with_it(tiny_run, tmp_path, server):
     # a job process that goes away (Snakemake killed the job) ends the child doing its work
     request = cell_kwargs(tiny_run, tmp_path / "never.csv",
-                          experiment={"seed": 7, "folds": 10, "rounds": 100})
+                          protocol={"seed": 7, "folds": 10, "rounds": 100})
     request.update(repeats="200")  # about half a minute of work for the child
     del request["repeat"]
     payload = {"job": "sensitivity_cell", "log": None, "kwargs": request}
@@ -248,7 +250,7 @@ def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path, m
     monkeypatch.setenv(warm.ENV, name)
     monkeypatch.setenv(warm.LOG_ENV, str(server_log))
     request = cell_kwargs(tiny_run, tmp_path / "never.csv",
-                          experiment={"seed": 7, "folds": 10, "rounds": 100})
+                          protocol={"seed": 7, "folds": 10, "rounds": 100})
     request.update(repeats="200")  # about half a minute of work for the worker
     del request["repeat"]
     done = []

@@ -4,10 +4,12 @@ import copy
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pandas as pd
 
@@ -140,60 +142,42 @@ def test_a_cell_key_moves_with_the_software_environment():
     assert set(environment.DISTRIBUTIONS) <= here.keys() and {"python", "c_library"} <= here.keys()
 
 
-KEY_PARTS = {"protocol": {"seed": 1, "folds": 2}, "learner": {"learner": "AdaBoost"},
-             "data": {"rows": 20}}
+# the parts a cell's key digests after its code and environment, in their order
+KEY_PARTS = {"uci_cell": ("protocol", "learner", "data"),
+             "reuters_cell": ("study", "learner", "data")}
 
 
-def keyed(**changes):
-    """``keyed_arguments`` of a restart cell reading its stop twin, with ``changes``."""
-    from weightboost.pipeline.workflow_support import keyed_arguments
+def test_a_cell_jobs_arguments_are_its_files_its_path_and_what_its_key_digests(tiny_run):
+    # an argument passed beside the key (a config value the job reads but the key does not
+    # digest) would let a config edit change a cell's numbers under its old key: every
+    # argument of every cell job is a file of the job, a wildcard of its path, or a value the
+    # key in its path digests, by name; the key recomputed from the arguments is the path's
+    from weightboost.pipeline import environment
+    from weightboost.pipeline.provenance import computation_key
 
-    twin = {"learner": {"learner": "AdaBoost", "params": {"on_degenerate": "stop"}}}
-    call = {"parts": KEY_PARTS,
-            "keyed": {"experiment": ("protocol",), "spec": ("learner",),
-                      "pinned": ("data", "table_sha256?"), "stop_spec": ("stop_cell", "learner")},
-            "files": {"table": "t.csv", "output": "o.csv", "stop_cell": "s.csv"},
-            "job_files": ["t.csv", "s.csv", "o.csv"],
-            "wildcards": {"dataset": "pima", "repeats": "10", "key": "0123456789ab"},
-            "from_path": {"dataset": "dataset", "repeats": ("repeats", int)},
-            "read_cells": {"stop_cell": twin}}
-    call.update(changes)
-    return keyed_arguments(call.pop("parts"), call.pop("keyed"), **call)
-
-
-def test_a_cell_jobs_arguments_are_its_files_its_path_and_its_keys_parts():
-    # an argument built beside the key (a config value passed but not digested) would let a
-    # config edit change a cell's numbers under its old key: each comes from a named place
-    arguments = keyed()
-    assert arguments == {"table": "t.csv", "output": "o.csv", "stop_cell": "s.csv",
-                         "dataset": "pima", "repeats": 10, "experiment": KEY_PARTS["protocol"],
-                         "spec": KEY_PARTS["learner"], "pinned": None,
-                         "stop_spec": {"learner": "AdaBoost",
-                                       "params": {"on_degenerate": "stop"}}}
-    assert arguments["experiment"] is KEY_PARTS["protocol"]  # the digested value itself
-    pinned = {**KEY_PARTS, "data": {"rows": 20, "table_sha256": "ab" * 32}}
-    assert keyed(parts=pinned)["pinned"] == "ab" * 32
-
-
-def test_an_argument_from_anywhere_else_is_refused_by_name():
-    import pytest
-
-    wrong = {
-        "seed": {"keyed": {"seed": ("protocol", "sed")}},           # not in the parts
-        "rounds": {"keyed": {"rounds": ("experiment", "rounds?")}},  # not a part at all
-        "output": {"job_files": ["t.csv", "s.csv"]},                 # not the job's file
-        "key": {"from_path": {"key": "key"}},                        # the key is no argument
-        "threads": {"from_path": {"threads": "threads"}},            # not a wildcard
-        "table": {"from_path": {"table": "dataset"}},                # given twice
-    }
-    for name, change in wrong.items():
-        with pytest.raises(ValueError, match=repr(name) if name != "table" else "twice"):
-            keyed(**change)
-    with pytest.raises(ValueError, match="read_cells"):
-        keyed(read_cells={"protocol": {}})  # a keyed cell must be a file the job reads
+    workdir, _ = tiny_run
+    records = [json.loads(p.read_text()) for p in (workdir / ".snakemake/metadata").iterdir()]
+    checked = 0
+    for record in records:
+        if record["rule"] not in KEY_PARTS:
+            continue
+        arguments = json.loads(shlex.split(record["shellcmd"])[6])
+        path = Path(next(v for k, v in arguments.items() if k.endswith("output")))
+        key = re.search(r"/([0-9a-f]{12})[/.]", path.as_posix()).group(1)
+        parts = KEY_PARTS[record["rule"]]
+        assert computation_key(arguments["code"]["sha256"],
+                               environment.digest(arguments["environment"]),
+                               *(arguments[name] for name in parts)) == key, path
+        rest = {k: v for k, v in arguments.items() if k not in (*parts, "code", "environment")}
+        for name, value in rest.items():  # a file of the job, or a part of its path
+            assert value in record["input"] or name.endswith("output") or \
+                value in path.as_posix().split("/", 3)[3], \
+                (name, value)
+        checked += 1
+    assert checked == len([r for r in records if r["rule"] in KEY_PARTS]) > 0
 
 
-def test_a_cell_job_without_the_keyed_arguments_stops_before_computing(tmp_path, monkeypatch):
+def test_a_cell_job_built_without_cell_job_arguments_stops_before_computing(tmp_path, monkeypatch):
     # the one place that builds cell arguments (cell_job_arguments) is what keeps them inside
     # the key, and only it adds the environment and code: a cell job built any other way
     # (a rule with arguments of its own) is refused before it computes or writes anything

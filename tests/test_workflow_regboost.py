@@ -84,7 +84,7 @@ def test_the_shared_cells_are_computed_once(regboost_run):
     cells = sorted(p.relative_to(workdir / "results/cells/regboost").as_posix() for p in
                    (workdir / "results/cells/regboost").rglob("*.csv")
                    if not p.name.endswith(".curve.csv"))
-    assert any(c.startswith("ionosphere/noise0/stratified-median/AdaBoost-stumps/")
+    assert any(c.startswith("ionosphere/noise0.0/stratified-median/AdaBoost-stumps/")
                and c.endswith("/reps2.csv") for c in cells)
     assert not any("reps1" in c and "stratified-median" in c for c in cells)
 
@@ -173,7 +173,7 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
 
     workdir, _ = regboost_run
     loaded = set()
-    for rule, where in (("regboost_cell", {"cell": "RegBoost"}),
+    for rule, where in (("regboost_cell", {"algorithm": "RegBoost"}),
                         ("regboost_semi_cell", {"algorithm": "BelkinNiyogi"})):
         job, arguments = recorded_job(workdir, rule, **where)
         for key in ("output", "curve_output"):

@@ -1,5 +1,5 @@
-"""Checksums, all-or-nothing file writes (of one file, and of a group of files), and YAML
-reading.
+"""Checksums, all-or-nothing file writes (of one file, and of a group of files), the bytes of
+a JSON record and of a CSV table, and YAML reading.
 
 Every output of the pipeline is written to a temporary name in the destination directory and
 renamed into place only when complete, so an interrupted or failing step never leaves a
@@ -112,6 +112,16 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 def json_bytes(obj) -> bytes:
     """The pipeline's JSON file format: keys sorted, indented, a final newline."""
     return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode("utf-8")
+
+
+def csv_bytes(frame) -> bytes:
+    """A table's bytes: a pandas frame as CSV, without its index, lines ending in \\n (floats
+    as pandas writes them, exactly: read back, they are the same numbers)."""
+    return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
+
+
+def write_csv_atomic(path: str | os.PathLike, frame) -> None:
+    write_bytes_atomic(path, csv_bytes(frame))
 
 
 def write_json_atomic(path: str | os.PathLike, obj) -> None:

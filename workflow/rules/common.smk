@@ -5,16 +5,15 @@
 import json
 from pathlib import Path
 
-from weightboost.pipeline.config import check_config, check_learners, noise_name
+from weightboost.pipeline.config import check_config, check_learners
 from weightboost.pipeline.provenance import (REPORT_CODE, TABLE_SET_CODE, TABLE_SETS,
                                              computation_key, dataset_content, grid_protocol,
                                              package_digest, reports_dir, results_dir,
                                              reuters_content)
 from weightboost.pipeline import environment, warm
-from weightboost.pipeline.workflow_support import keyed_arguments
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
-from weightboost.experiment.sensitivity import resolve_spec
+from weightboost.experiment.cell_names import resolve_spec
 
 try:
     check_config(config)
@@ -63,8 +62,8 @@ def data_content(dataset):
 # run may finish after the next run started: a cell of other code or another config then lands
 # at another path, never at the one this config reads. Its benchmark and log are keyed alike,
 # so that a table set's record sums the benchmarks of its own cells only. A cell job's
-# arguments come only from its files, its path and its key's parts (cell_job_arguments), so
-# that none that moves a number can be left out of the key.
+# arguments are its files, its path's wildcards and its key's parts, by name
+# (cell_job_arguments): none that moves a number can be left out of the key.
 KEY = "[0-9a-f]{12}"
 
 
@@ -92,27 +91,23 @@ def check_key(wildcards, key):
                             "path")
 
 
-def cell_job_arguments(kind, wildcards, input, output, parts, keyed, files, from_path,
-                       read_cells=None):
-    """The `arguments` param of a cell job of the table set ``kind``: every argument a job file,
-    a function of a path wildcard, or a value of the key's ``parts`` (``keyed_arguments``),
-    once the path's key is the key of ``parts`` and the path of every keyed cell the job reads
-    holds that cell's key; with the environment and the code the key was computed for (checked
-    and removed by the job's runner, ``weightboost.pipeline.warm``)."""
+def cell_job_arguments(kind, wildcards, input, output, parts, read_cells=None):
+    """The `arguments` param of a cell job of the table set ``kind``, each under its own name:
+    the job's named input and output files, its path's wildcards but the key, and the parts
+    its key digests (name -> config value) — once the path's key is the key of ``parts`` and
+    the path of every keyed cell the job reads (``read_cells``: its input's name -> its parts)
+    holds that cell's key. With the environment and code the key was computed for (checked
+    and removed by the job's runner, weightboost.pipeline.warm)."""
     check_key(wildcards, cell_key(kind, parts))
     for name, cell_parts in (read_cells or {}).items():
-        if cell_key(kind, cell_parts) not in Path(files[name]).parts:
-            raise WorkflowError(f"{files[name]} is not keyed with the parts given for it")
-    try:
-        arguments = keyed_arguments(parts, keyed, files=files, job_files=[*input, *output],
-                                    wildcards=dict(wildcards.items()), from_path=from_path,
-                                    read_cells=read_cells)
-    except ValueError as exc:
-        raise WorkflowError(str(exc))
+        if cell_key(kind, cell_parts) not in Path(input[name]).parts:
+            raise WorkflowError(f"{input[name]} is not keyed with the parts given for it")
     code = {"modules": list(TABLE_SET_CODE[kind]),
             "sha256": package_digest(*TABLE_SET_CODE[kind])}
-    return job_arguments(**arguments, **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT,
-                                         warm.CODE_ARGUMENT: code})
+    # a name given twice (an input named like a key part) is Python's TypeError, naming it
+    return job_arguments(**dict(input.items()), **dict(output.items()),
+                         **{w: v for w, v in wildcards.items() if w != "key"}, **parts,
+                         **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT, warm.CODE_ARGUMENT: code})
 
 
 def benchmark_files(rule, paths, root):

@@ -2,9 +2,6 @@
 # running every fold; then the tidy tables under results/.
 
 
-UCI_CELLS = [path for repeat in REPEATS
-             for path in grid_cells(CELL, EXPERIMENT["datasets"], NOISE, ALGORITHMS,
-                                    repeat=repeat)]
 UCI_BENCHMARK = "benchmarks/uci_cell/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.tsv"
 
 
@@ -12,7 +9,7 @@ rule uci_cell:
     input:
         unpack(study_table("experiment.folds", EXPERIMENT["folds"])),
     output:
-        CELL,
+        output=CELL,
     params:
         arguments=grid_cell_arguments,
     log:

@@ -10,8 +10,8 @@ if config.get("regboost"):
         input:
             unpack(study_table("regboost.folds", REGBOOST["folds"])),
         output:
-            cell=f"{REGBOOST_CELL}.csv",
-            curve=f"{REGBOOST_CELL}.curve.csv",
+            output=f"{REGBOOST_CELL}.csv",
+            curve_output=f"{REGBOOST_CELL}.curve.csv",
         params:
             arguments=regboost_cell_arguments,
         log:
@@ -38,8 +38,8 @@ if config.get("regboost"):
         input:
             unpack(experiment_table),
         output:
-            cell=f"{REGBOOST_SEMI}.csv",
-            curve=f"{REGBOOST_SEMI}.curve.csv",
+            output=f"{REGBOOST_SEMI}.csv",
+            curve_output=f"{REGBOOST_SEMI}.curve.csv",
         params:
             arguments=regboost_semi_arguments,
         log:

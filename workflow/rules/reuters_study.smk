@@ -5,8 +5,8 @@ rule reuters_cell:
     input:
         unpack(reuters_matrices),
     output:
-        f1=REUTERS_CELL,
-        curve=REUTERS_CURVE,
+        f1_output=REUTERS_CELL,
+        curve_output=REUTERS_CURVE,
     params:
         arguments=reuters_cell_arguments,
     log:

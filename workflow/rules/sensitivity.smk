@@ -3,11 +3,6 @@
 # (dataset, noise level, cell) runs every repeat; a cell is named `entry~param=value,...` when
 # a reading changes a learner, so readings that leave an algorithm as it is share its cell.
 # Then the study's tables, the verdicts and the β figure.
-import pandas as pd
-
-from weightboost.experiment.sensitivity import (PLAN_COLUMNS, REUTERS_PLAN_COLUMNS, cell_jobs,
-                                               plan as sensitivity_plan, reuters_plan,
-                                               reuters_source, study_section)
 
 
 SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
@@ -25,7 +20,7 @@ SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm
 if SENSITIVITY:
     SENSITIVITY_PLAN = pd.DataFrame(sensitivity_plan(config).to_dict("records"),
                                     columns=PLAN_COLUMNS)
-    SENSITIVITY_JOBS = {(noise_name(job.noise), job.cell): job.repeats
+    SENSITIVITY_JOBS = {(str(float(job.noise)), job.cell): job.repeats
                         for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)}
     SENSITIVITY_CELLS = [
         path for (noise, cell), repeats in SENSITIVITY_JOBS.items()
@@ -36,7 +31,7 @@ if SENSITIVITY:
         input:
             unpack(study_cell_inputs),
         output:
-            SENSITIVITY_CELL,
+            output=SENSITIVITY_CELL,
         params:
             arguments=study_cell_arguments,
         log:

@@ -5,7 +5,7 @@ import pandas as pd
 
 from weightboost.experiment import regboost
 from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
-from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import csv_bytes
 from weightboost.pipeline.workflow_support import run_step
 
 
@@ -23,7 +23,7 @@ def main(smk):
                               [pd.read_csv(p) for p in smk.input.semi_curves])
     paths = (smk.output.folds, smk.output.summary, smk.output.curves, smk.output.semi)
     write_table_set(smk.output.provenance, config, "regboost",
-                    {path: to_csv_bytes(frame) for path, frame in zip(paths, tables)},
+                    {path: csv_bytes(frame) for path, frame in zip(paths, tables)},
                     input_routes(smk.input.sidecars),
                     stage_seconds(smk.params.stages),
                     code_sha256=smk.params.code_sha256)

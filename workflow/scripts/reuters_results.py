@@ -4,7 +4,8 @@ were computed from (reuters.provenance.json)."""
 import pandas as pd
 
 from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
-from weightboost.experiment.tables import combine_reuters, to_csv_bytes
+from weightboost.experiment.tables import combine_reuters
+from weightboost.fileio import csv_bytes
 from weightboost.pipeline.workflow_support import run_step
 
 
@@ -13,7 +14,7 @@ def main(smk):
                                  [pd.read_csv(p) for p in smk.input.curves],
                                  smk.params.categories, smk.params.algorithms)
     write_table_set(smk.output.provenance, smk.params.config, "reuters",
-                    {smk.output.f1: to_csv_bytes(f1), smk.output.curves: to_csv_bytes(curves)},
+                    {smk.output.f1: csv_bytes(f1), smk.output.curves: csv_bytes(curves)},
                     input_routes([], smk.input.receipts),
                     stage_seconds(smk.params.stages),
                     code_sha256=smk.params.code_sha256)

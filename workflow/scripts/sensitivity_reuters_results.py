@@ -6,7 +6,7 @@ import pandas as pd
 
 from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
 from weightboost.experiment.sensitivity import cell_frames, study_reuters
-from weightboost.experiment.tables import to_csv_bytes
+from weightboost.fileio import csv_bytes
 from weightboost.pipeline.workflow_support import run_step
 
 
@@ -15,7 +15,7 @@ def main(smk):
     table = study_reuters(cells, pd.DataFrame(smk.params.plan), smk.params.categories,
                           smk.params.algorithms)
     write_table_set(smk.output.provenance, smk.params.config, "sensitivity_reuters",
-                    {smk.output.f1: to_csv_bytes(table)},
+                    {smk.output.f1: csv_bytes(table)},
                     input_routes([], smk.input.receipts), stage_seconds(smk.params.stages),
                     code_sha256=smk.params.code_sha256)
 

@@ -4,7 +4,8 @@ what they were computed from (uci.provenance.json)."""
 import pandas as pd
 
 from weightboost.pipeline.provenance import input_routes, stage_seconds, write_table_set
-from weightboost.experiment.tables import combine_folds, summarise, to_csv_bytes
+from weightboost.experiment.tables import combine_folds, summarise
+from weightboost.fileio import csv_bytes
 from weightboost.pipeline.workflow_support import run_step
 
 
@@ -13,8 +14,8 @@ def main(smk):
     folds = combine_folds(frames, smk.params.datasets, smk.params.algorithms)
     summary = summarise(folds, smk.params.datasets, smk.params.algorithms)
     write_table_set(smk.output.provenance, smk.params.config, "uci",
-                    {smk.output.folds: to_csv_bytes(folds),
-                     smk.output.summary: to_csv_bytes(summary)},
+                    {smk.output.folds: csv_bytes(folds),
+                     smk.output.summary: csv_bytes(summary)},
                     input_routes(smk.input.sidecars), stage_seconds(smk.params.stages),
                     code_sha256=smk.params.code_sha256)
 

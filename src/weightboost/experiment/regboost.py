@@ -129,7 +129,8 @@ def _check_reading_learners(config: dict, study: dict) -> None:
     """Every learner a reading's parameters make is built and its parameters checked while
     the workflow is planned, naming the reading (not when its first job runs)."""
     from weightboost.experiment.learners import check_learner
-    from weightboost.experiment.sensitivity import resolve, resolve_spec
+    from weightboost.experiment.cell_names import resolve_spec
+    from weightboost.experiment.sensitivity import resolve
 
     for name, reading in readings(study).items():
         for algorithm in reading["algorithms"]:

@@ -7,6 +7,7 @@ planned or tabulated (``weightboost.experiment.regboost``): it is the study's en
 
 A cell writes one row per fold and the learning curves (mean over the folds of each repeat:
 training and test error and the rate of admissible stumps after every round t).
+``regboost_cell`` and ``regboost_semi_cell`` are the jobs (``weightboost.pipeline.warm.JOBS``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import pandas as pd
 from weightboost.errors import ConfigError
 from weightboost.experiment.learners import make_learner
 from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
+from weightboost.experiment.uci import load_experiment_table
+from weightboost.fileio import write_csv_atomic
 
 FOLD_COLUMNS = ["dataset", "cell", "noise", "repeat", "fold", "n_train", "n_test", "lam",
                 "train_error", "test_error", "distinct_stumps", "rounds", "fit_seconds"]
@@ -30,6 +33,29 @@ SEMI_COLUMNS = ["dataset", "algorithm", "draw", "n_labelled", "n_unlabelled", "l
 SEMI_CURVE_COLUMNS = ["dataset", "algorithm", "draw", "t", "train_error", "test_error",
                       "admissible_rate"]
 
+
+
+def regboost_cell(table, sidecar, output, curve_output, dataset, noise, fold_order, missing,
+                  algorithm, repeats, protocol, learner, data):
+    """The job of a cell: its path's wildcards and its key's parts (the study's ``protocol``:
+    seed, folds, rounds; the ``learner`` entry; the dataset's ``data`` entry) by name."""
+    X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
+    rows, curves = run_cell(X, y, dataset, algorithm, learner, float(noise), fold_order,
+                            missing, int(repeats), protocol)
+    write_csv_atomic(output, rows)
+    write_csv_atomic(curve_output, curves)
+
+
+def regboost_semi_cell(table, sidecar, output, curve_output, dataset, algorithm, protocol,
+                       learner, data):
+    """The job of one algorithm of the semi-supervised experiment over every draw (its
+    ``protocol`` holds ``labelled`` and ``draws`` besides the study's)."""
+    X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
+    rows, curves = run_semi_supervised(X, y, dataset, algorithm, learner,
+                                       int(protocol["draws"]), int(protocol["labelled"]),
+                                       protocol)
+    write_csv_atomic(output, rows)
+    write_csv_atomic(curve_output, curves)
 
 
 # -- a cell ------------------------------------------------------------------------

@@ -12,7 +12,8 @@ s keeps its s-round predictions for larger T). Three rows are reported:
              (mean F1 over the inner folds, first maximum), then evaluated on the test split.
 
 C4.5 is a single tree: its three rows are the same, with T = 1.
-F1 = 2PR/(P+R), 0 when there is no true positive.
+F1 = 2PR/(P+R), 0 when there is no true positive. ``reuters_cell`` is the job
+(``weightboost.pipeline.warm.JOBS``).
 """
 
 from __future__ import annotations
@@ -22,12 +23,35 @@ import zlib
 import numpy as np
 import pandas as pd
 
+from weightboost.errors import ConfigError
 from weightboost.experiment.learners import make_learner
+from weightboost.fileio import write_csv_atomic
 
 T_RULES = ("paper", "cv", "best")
 F1_COLUMNS = ["category", "algorithm", "t_rule", "T", "precision", "recall", "f1", "rounds",
               "n_train_positive", "n_test_positive"]
 CURVE_COLUMNS = ["category", "algorithm", "T", "precision", "recall", "f1"]
+
+
+def reuters_cell(matrices, stats, f1_output, curve_output, category, algorithm, study, learner,
+                 data):
+    """The job of a (category, algorithm) cell: its path's wildcards and its key's parts (the
+    ``study``'s protocol, the ``learner`` entry, the corpus's ``data``, which the matrices'
+    statistics record). A sensitivity cell (``WeightBoost~sampling=resample``) runs as its
+    entry: its rows carry the entry's name, and the paper's T is the entry's."""
+    from weightboost.experiment.cell_names import parse_cell_name
+    from weightboost.reuters.stage import load_matrices, verify_matrices
+
+    verify_matrices(matrices, stats)
+    X_train, X_test, labels_train, labels_test, categories = load_matrices(matrices)
+    if category not in categories:
+        raise ConfigError(f"reuters_study.categories names {category!r}, which is not one of "
+                          f"the {len(categories)} ApteMod categories")
+    j = categories.index(category)
+    f1, curve = run_cell(X_train, X_test, labels_train[:, j], labels_test[:, j], category,
+                         parse_cell_name(algorithm)[0], learner, study, study["seed"])
+    write_csv_atomic(f1_output, f1)
+    write_csv_atomic(curve_output, curve)
 
 
 def prf(predicted: np.ndarray, truth: np.ndarray) -> tuple[float, float, float]:

@@ -14,8 +14,9 @@ previous code's study equals its restart fold; the copy saves about two thirds o
 readings' seconds.)
 
 The workflow passes a twin only when the study computes it anyway and its learner entry is
-the restart cell's with ``on_degenerate`` at "stop" (``differs_only_in_restart``); the job
-checks both again before copying anything.
+the restart cell's with ``on_degenerate`` at "stop" (``differs_only_in_restart``), at the path
+that holds the key of that entry; the job checks that its own entry restarts and that the
+twin's rows are the twin's before copying anything.
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ import logging
 import pandas as pd
 
 from weightboost.errors import ConfigError
-from weightboost.experiment.jobs import sensitivity_cell as computed_cell
-from weightboost.experiment.tables import to_csv_bytes
-from weightboost.fileio import write_bytes_atomic
+from weightboost.fileio import write_csv_atomic
 
 # the boosters' default (``BoostingClassifier``), written here because the workflow imports this
 # module as it reads the Snakefile, which must not import the learners; a test compares them
@@ -52,34 +51,39 @@ def copyable_repeats(stop: pd.DataFrame, folds: int, rounds: int) -> list[int]:
                   if row.n == folds and row.full == rounds)
 
 
-def sensitivity_cell(table, dataset, noise, algorithm, spec, repeats, experiment, pinned,
-                     output, stop_cell=None, stop_algorithm=None, stop_spec=None):
-    """Every repeat of one (dataset, noise, cell) of the sensitivity study; with a
-    ``stop_cell`` (the cell of ``stop_algorithm``, entry ``stop_spec``), the repeats it ran
-    without a degenerate round are copied from it."""
-    if stop_cell is None:
-        return computed_cell(table, dataset, noise, algorithm, spec, repeats, experiment,
-                             pinned, output)
+def sensitivity_cell(table, sidecar, output, dataset, noise, algorithm, repeats, protocol,
+                     learner, data, stop_cell=None):
+    """The job of a sensitivity cell: every repeat of one (dataset, noise, cell), with the
+    arguments of a grid cell (``weightboost.experiment.uci.uci_cell``) but ``repeats``. With a
+    ``stop_cell`` (the cell of ``stop_twin(algorithm)``, whose key the workflow checked), the
+    repeats the twin ran without a degenerate round are copied from it."""
     from weightboost.experiment.learners import make_learner
-    from weightboost.experiment.uci import CELL_COLUMNS, run_repeats
+    from weightboost.experiment.cell_names import stop_twin
+    from weightboost.experiment.uci import CELL_COLUMNS, load_experiment_table, run_repeats
 
-    if not differs_only_in_restart(spec, stop_spec):
-        raise ConfigError(f"{stop_algorithm} is not {algorithm} with on_degenerate=stop: its "
-                          "cell cannot stand for the restart cell's repeats")
+    X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
+    repeats = int(repeats)
+    if stop_cell is None:
+        frame = run_repeats(X, y, dataset, float(noise), algorithm, learner, repeats, protocol)
+        write_csv_atomic(output, frame)
+        return
+    twin = stop_twin(algorithm)
     stop = pd.read_csv(stop_cell)  # pandas 3 reads floats round-trip
-    if set(stop.algorithm) != {stop_algorithm} or set(stop.dataset) != {dataset} or \
+    if twin is None or (learner.get("params") or {}).get("on_degenerate") != "restart":
+        raise ConfigError(f"{algorithm} does not restart on a degenerate round: no cell can "
+                          "stand for its repeats")
+    if set(stop.algorithm) != {twin} or set(stop.dataset) != {dataset} or \
             set(stop.noise) != {float(noise)}:
-        raise ConfigError(f"{stop_cell} is not the cell of {stop_algorithm} on {dataset} at "
-                          f"noise {noise}")
-    rounds = make_learner(algorithm, spec, experiment["rounds"]).n_estimators
-    copied = set(copyable_repeats(stop, experiment["folds"], rounds)) & set(range(int(repeats)))
-    computed = [r for r in range(int(repeats)) if r not in copied]
-    ran = (run_repeats(table, dataset, float(noise), algorithm, spec, computed, experiment,
-                       pinned) if computed else None)
+        raise ConfigError(f"{stop_cell} is not the cell of {twin} on {dataset} at noise {noise}")
+    rounds = make_learner(algorithm, learner, protocol["rounds"]).n_estimators
+    copied = set(copyable_repeats(stop, protocol["folds"], rounds)) & set(range(repeats))
+    computed = [r for r in range(repeats) if r not in copied]
+    ran = (run_repeats(X, y, dataset, float(noise), algorithm, learner, computed, protocol)
+           if computed else None)
     frames = [stop[stop.repeat == r].assign(algorithm=algorithm) if r in copied
-              else ran[ran.repeat == r] for r in range(int(repeats))]
+              else ran[ran.repeat == r] for r in range(repeats)]
     logging.getLogger("weightboost").info(
         "%s: %d of %s repeats copied from %s (no degenerate round in any fold)", algorithm,
         len(copied), repeats, stop_cell)
     frame = pd.concat(frames, ignore_index=True)[CELL_COLUMNS]
-    write_bytes_atomic(output, to_csv_bytes(frame))
+    write_csv_atomic(output, frame)

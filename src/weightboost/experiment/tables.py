@@ -7,8 +7,6 @@ the machine, not the method).
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pandas as pd
 
@@ -17,12 +15,6 @@ from weightboost.experiment.uci import FOLD_COLUMNS
 
 SUMMARY_COLUMNS = ["dataset", "noise", "algorithm", "n_folds", "error_mean", "error_sd",
                    "rounds_mean"]
-
-
-def to_csv_bytes(frame: pd.DataFrame) -> bytes:
-    buffer = io.StringIO()
-    frame.to_csv(buffer, index=False, lineterminator="\n")
-    return buffer.getvalue().encode("utf-8")
 
 
 def order_rows(frame: pd.DataFrame, order) -> pd.DataFrame:

@@ -1,4 +1,5 @@
-"""One cell of the UCI grid: a dataset, a noise level, an algorithm and a repeat, over all folds.
+"""One cell of the UCI grid: a dataset, a noise level, an algorithm and a repeat, over all folds;
+``uci_cell`` is its job (``weightboost.pipeline.warm.JOBS``).
 
 A cell also records what a reading of the protocol records: ``restarts`` (boosting restarts,
 ``on_degenerate="restart"``) and ``chosen_C`` (Weight Decay's C chosen by inner CV); the
@@ -15,6 +16,7 @@ import pandas as pd
 from weightboost.data.uci import load_table, verify_table
 from weightboost.experiment.learners import make_learner
 from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
+from weightboost.fileio import write_csv_atomic
 
 FOLD_COLUMNS = ["dataset", "noise", "algorithm", "repeat", "fold", "n_train", "n_test",
                 "n_flipped", "error", "rounds", "fit_seconds", "predict_seconds"]
@@ -23,24 +25,27 @@ RECORDED_COLUMNS = ["restarts", "chosen_C"]
 CELL_COLUMNS = FOLD_COLUMNS + RECORDED_COLUMNS
 
 
-def load_experiment_table(table_path, dataset: str, pinned: str | None):
+def load_experiment_table(table, sidecar, dataset: str, pinned: str | None):
     """The dataset's canonical table, verified against its sidecar and the config's pin."""
-    sidecar = json.loads(Path(table_path).with_suffix(".json").read_text())
-    verify_table(table_path, sidecar, pinned, f"datasets.{dataset}.table_sha256")
-    return load_table(table_path, sidecar)
+    record = json.loads(Path(sidecar).read_text())
+    verify_table(table, record, pinned, f"datasets.{dataset}.table_sha256")
+    return load_table(table, record)
 
 
-def run_cell(table_path, dataset: str, noise: float, algorithm: str, spec: dict, repeat: int,
-             experiment: dict, pinned: str | None = None) -> pd.DataFrame:
-    return _run_repeat(*load_experiment_table(table_path, dataset, pinned), dataset, noise,
-                       algorithm, spec, repeat, experiment)
+def uci_cell(table, sidecar, output, dataset, noise, algorithm, repeat, protocol, learner, data):
+    """The job of a UCI grid cell: its files, its path's wildcards (``noise`` and ``repeat`` as
+    the path writes them) and its key's parts (the grid's ``protocol``, the ``learner`` entry,
+    the dataset's ``data`` entry with its optional pin), by name."""
+    X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
+    frame = run_repeats(X, y, dataset, float(noise), algorithm, learner, [int(repeat)], protocol)
+    write_csv_atomic(output, frame)
 
 
-def run_repeats(table_path, dataset: str, noise: float, algorithm: str, spec: dict,
-                repeats, experiment: dict, pinned: str | None = None) -> pd.DataFrame:
+def run_repeats(X, y, dataset: str, noise: float, algorithm: str, spec: dict, repeats,
+                experiment: dict) -> pd.DataFrame:
     """Repeats 0..repeats-1 of a cell (the sensitivity study's job), or with a list the
-    repeats it names, the table read once; repeat r is exactly the grid's cell ``rep<r>``."""
-    X, y = load_experiment_table(table_path, dataset, pinned)
+    repeats it names; repeat r is exactly the grid's cell ``rep<r>``. ``experiment`` holds
+    the protocol's seed, folds and rounds."""
     numbers = range(repeats) if isinstance(repeats, int) else repeats
     return pd.concat([_run_repeat(X, y, dataset, noise, algorithm, spec, r, experiment)
                       for r in numbers], ignore_index=True)

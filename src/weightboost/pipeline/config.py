@@ -46,43 +46,9 @@ def check_config(config: dict) -> dict:
                 f"not a key of the config "
                 f"section 'algorithms' (known: {', '.join(sorted(known))}); fix the name or add "
                 "an entry {learner: ..., params: ...}")
-    check_noise_levels(config)
     check_paper_rounds(config)
     check_folds(config)
     return config
-
-
-def noise_name(level) -> str:
-    """How a noise level appears in cell paths and tables (``noise0.1``)."""
-    return format(float(level), "g")
-
-
-def _noise_lists(config: dict):
-    """(key, levels) of every noise-level list of the config."""
-    yield "experiment.noise_levels", config.get("experiment", {}).get("noise_levels", [])
-    for section in ("sensitivity", "regboost"):
-        study = config.get(section) or {}
-        if "noise_levels" in study:
-            yield f"{section}.noise_levels", study["noise_levels"]
-        for reading, options in (study.get("readings") or {}).items():
-            if isinstance(options, dict) and "noise_levels" in options:
-                yield f"{section}.readings.{reading}.noise_levels", options["noise_levels"]
-
-
-def check_noise_levels(config: dict) -> None:
-    """Noise levels must be distinct as the cell paths and tables write them (``g`` format): two
-    levels that print alike would share cells and double the rows of a summary."""
-    written = {}  # name -> (key, level) where first seen
-    for key, levels in _noise_lists(config):
-        in_list = set()
-        for level in levels:
-            name = noise_name(level)
-            first_key, first = written.setdefault(name, (key, level))
-            if name in in_list or float(first) != float(level):
-                raise ConfigError(f"{key} has {level!r}, which is written {name} in cell paths "
-                                  f"and tables like {first!r} of {first_key}: list each level "
-                                  "once, with the same value everywhere")
-            in_list.add(name)
 
 
 def check_paper_rounds(config: dict) -> None:

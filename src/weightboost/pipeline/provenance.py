@@ -51,20 +51,21 @@ TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
 # The C4.5 boosters' cells do not load the stumps, RegBoost or RegBoostCV (the boosting loop
 # knows its base learners through weightboost.prepared), so that work on those does not make
 # the C4.5 tables stale.
-_CELL_CODE = ("c45", "boosting/__init__.py", "boosting/core.py", "boosting/libm.py",
-              "boosting/rules.py", "boosting/selection.py", "boosting/variants.py", "prepared.py",
-              "data/spec.py",
-              "data/uci.py", "experiment/jobs.py", "experiment/learners.py",
-              "experiment/protocol.py", "experiment/reuters.py", "experiment/tables.py",
-              "experiment/uci.py")
-TABLE_SET_CODE = {"uci": _CELL_CODE,
-                  "reuters": _CELL_CODE + ("reuters/corpus.py", "reuters/features.py",
-                                           "reuters/nltk_package.py", "reuters/sgml.py",
-                                           "reuters/stage.py", "reuters/text.py"),
-                  "regboost": _CELL_CODE + ("boosting/regboost.py", "stumps",
-                                            "experiment/regboost_cells.py", "semi_supervised.py"),
+_LEARNERS = ("c45", "boosting/__init__.py", "boosting/core.py", "boosting/libm.py",
+             "boosting/rules.py", "boosting/selection.py", "boosting/variants.py", "prepared.py",
+             "experiment/learners.py")
+_UCI_CELL = _LEARNERS + ("data/spec.py", "data/uci.py", "experiment/protocol.py",
+                         "experiment/uci.py")
+TABLE_SET_CODE = {"uci": _UCI_CELL,
+                  "reuters": _LEARNERS + ("reuters/corpus.py", "reuters/features.py",
+                                          "reuters/nltk_package.py", "reuters/sgml.py",
+                                          "reuters/stage.py", "reuters/text.py",
+                                          "experiment/reuters.py", "experiment/cell_names.py"),
+                  "regboost": _UCI_CELL + ("boosting/regboost.py", "stumps",
+                                           "experiment/regboost_cells.py", "semi_supervised.py"),
                   # the UCI grid's cells under other parameters, by the study's cell job
-                  "sensitivity": _CELL_CODE + ("experiment/study_cells.py",)}
+                  "sensitivity": _UCI_CELL + ("experiment/study_cells.py",
+                                              "experiment/cell_names.py")}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
             "pipeline/__init__.py", "pipeline/cell_archive.py", "pipeline/environment.py",
@@ -142,8 +143,8 @@ def table_inputs(config: dict, kind: str) -> dict:
                 "algorithms": _entries(config, used_algorithms(study)),
                 "datasets": _pins(config, study["datasets"])}
     if kind == "sensitivity_reuters":
-        from weightboost.experiment.sensitivity import (parse_cell_name, reuters_plan,
-                                                       study_section)
+        from weightboost.experiment.cell_names import parse_cell_name
+        from weightboost.experiment.sensitivity import reuters_plan, study_section
 
         entries = dict.fromkeys(parse_cell_name(c)[0] for c in reuters_plan(config).cell)
         return {**table_inputs(config, "reuters"),

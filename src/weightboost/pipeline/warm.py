@@ -63,11 +63,11 @@ ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs
 NAME_PREFIX = "weightboost-warm-"   # a socket name: the prefix, its Snakemake's pid, random hex
 LOG_ENV = "WEIGHTBOOST_WARM_LOG"    # the path of its log, set beside it
 JOBS = {                            # job name -> the function that does the job's work
-    "uci_cell": "weightboost.experiment.jobs:uci_cell",
+    "uci_cell": "weightboost.experiment.uci:uci_cell",
     "sensitivity_cell": "weightboost.experiment.study_cells:sensitivity_cell",
-    "reuters_cell": "weightboost.experiment.jobs:reuters_cell",
-    "regboost_cell": "weightboost.experiment.jobs:regboost_cell",
-    "regboost_semi_cell": "weightboost.experiment.jobs:regboost_semi_cell",
+    "reuters_cell": "weightboost.experiment.reuters:reuters_cell",
+    "regboost_cell": "weightboost.experiment.regboost_cells:regboost_cell",
+    "regboost_semi_cell": "weightboost.experiment.regboost_cells:regboost_semi_cell",
     "fetch_uci": "weightboost.data.jobs:fetch_uci",
     "parse_uci": "weightboost.data.jobs:parse_uci",
     "fetch_reuters": "weightboost.data.jobs:fetch_reuters",
@@ -479,7 +479,8 @@ def warm_up(second_process: bool = True) -> None:
     def meanwhile():
         compile_boosting()
         from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
-        from weightboost.experiment import jobs  # noqa: F401 - with it data.uci (parse_uci's)
+        from weightboost.experiment import (regboost_cells, reuters,  # noqa: F401
+                                            study_cells, uci)
         from weightboost.boosting import regboost  # the stumps' kernels (imported lazily)
 
         regboost.RegBoost(n_estimators=2, n_neighbors=2).fit(*_tiny_data())  # scan, driver

@@ -8,8 +8,6 @@ traceback. The log's last line is the job's own resource use (``RESOURCES``): a 
 worker is not a process Snakemake's benchmark sees (its ``cpu_time`` and ``max_rss`` are those
 of the job's waiting process), so the provenance records read it there (``job_resources``).
 
-``keyed_arguments`` builds a cell job's arguments so that each is a file of the job, a part
-of the cell's path, or a value its key digests: none that can move a number escapes the key.
 ``check_code`` stops a cell job whose package code on disk is not the code its key digests.
 """
 
@@ -80,54 +78,6 @@ def run_step(smk, main) -> None:
                         sys.stderr)
     if status:
         sys.exit(status)
-
-
-def keyed_arguments(parts: dict, keyed: dict, *, files: dict, job_files, wildcards: dict,
-                    from_path: dict, read_cells: dict | None = None) -> dict:
-    """The keyword arguments of a cell job, each taken from one of three places, so that no
-    argument that can move the cell's numbers is left out of its key:
-
-    * ``files``: argument -> one of the job's input or output files (``job_files``);
-    * ``from_path``: argument -> a wildcard of the cell's path, or (wildcard, function of its
-      value): the path's other parts;
-    * ``keyed``: argument -> where it lies (a tuple of names, outermost first) in ``parts``,
-      the config values (name -> value) the cell's key digests (``computation_key``), or in
-      the parts of a keyed cell the job reads (``read_cells``: its file argument -> its
-      parts, which its own path's key digests; the caller checks that key).
-
-    A location's name that ends in ``?`` may be missing from its mapping: the argument is then
-    None (a dataset's spec without a pin), and setting it changes the part, so the key.
-    Anything else (a location that is not there, a file the job does not have, an argument
-    given twice) is a mistake in the workflow: ValueError, naming the argument."""
-    sources = {**parts, **(read_cells or {})}
-    names = [*files, *from_path, *keyed]
-    if len(set(names)) < len(names):
-        raise ValueError(f"a cell job's argument is given twice: {sorted(names)}")
-    extra = set(read_cells or ()) - set(files)
-    if extra or set(read_cells or ()) & set(parts):
-        raise ValueError(f"read_cells must name file arguments and no key part: {sorted(extra)}")
-    values, job_files = {}, set(job_files)
-    for name, path in files.items():
-        if path not in job_files:
-            raise ValueError(f"cell job argument {name!r}: {path} is not a file of the job")
-        values[name] = path
-    for name, source in from_path.items():
-        wildcard, convert = (source, None) if isinstance(source, str) else source
-        if wildcard not in wildcards or wildcard == "key":
-            raise ValueError(f"cell job argument {name!r}: the cell's path has no wildcard "
-                             f"{wildcard!r}")
-        values[name] = wildcards[wildcard] if convert is None else convert(wildcards[wildcard])
-    for name, location in keyed.items():
-        value = sources
-        for step in location:
-            optional = step.endswith("?") and value is not sources
-            step = step.removesuffix("?") if optional else step
-            if not isinstance(value, dict) or (step not in value and not optional):
-                raise ValueError(f"cell job argument {name!r}: no {'.'.join(location)} in the "
-                                 f"key's parts ({sorted(sources)})")
-            value = value.get(step)
-        values[name] = value
-    return values
 
 
 class CodeChangedError(ReproError):

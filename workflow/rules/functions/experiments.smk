@@ -1,7 +1,6 @@
 # The UCI grid's cells: their paths, keys and job arguments (the rules: workflow/rules/experiments.smk).
 EXPERIMENT = config["experiment"]
 ALGORITHMS = EXPERIMENT["algorithms"]
-NOISE = [noise_name(p) for p in EXPERIMENT["noise_levels"]]
 REPEATS = list(range(EXPERIMENT["repeats"]))
 CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.csv"
 
@@ -17,11 +16,6 @@ def grid_parts(dataset, algorithm):
             "data": data_content(dataset)}
 
 
-# a grid or study cell's arguments from its key's parts (cell_job_arguments)
-GRID_KEYED = {"experiment": ("protocol",), "spec": ("learner",),
-              "pinned": ("data", "table_sha256?")}
-
-
 def grid_key(dataset, algorithm, kind="uci"):
     """The key of a UCI grid cell, or (``kind`` "sensitivity") of a sensitivity study cell: the
     same computation from the same protocol, and the study's cell job's code besides."""
@@ -29,17 +23,20 @@ def grid_key(dataset, algorithm, kind="uci"):
 
 
 def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildcards):
-    """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key."""
-    return [pattern.format(dataset=d, noise=n, algorithm=a, key=grid_key(d, a, kind),
+    """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key (a
+    noise level as Python writes it as a float: ``noise0.0``, ``noise0.1``)."""
+    return [pattern.format(dataset=d, noise=float(n), algorithm=a, key=grid_key(d, a, kind),
                            **wildcards)
             for d in datasets for n in noise_levels for a in algorithms]
 
 
 def grid_cell_arguments(wildcards, input, output):
-    """The job arguments of a UCI grid cell (its wildcards are arguments too). (A params
-    function takes no other arguments: Snakemake passes whatever it names.)"""
+    """The job arguments of a UCI grid cell (weightboost.experiment.uci.uci_cell)."""
     uci_spec(wildcards)  # an unknown dataset's message
-    return cell_job_arguments(
-        "uci", wildcards, input, output, grid_parts(wildcards.dataset, wildcards.algorithm),
-        GRID_KEYED, files={"table": input.table, "output": output[0]},
-        from_path={w: w for w in ("dataset", "noise", "algorithm", "repeat")})
+    return cell_job_arguments("uci", wildcards, input, output,
+                              grid_parts(wildcards.dataset, wildcards.algorithm))
+
+
+UCI_CELLS = [path for repeat in REPEATS
+             for path in grid_cells(CELL, EXPERIMENT["datasets"], EXPERIMENT["noise_levels"],
+                                    ALGORITHMS, repeat=repeat)]

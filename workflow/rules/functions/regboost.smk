@@ -35,7 +35,7 @@ if config.get("regboost"):
 
     REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
     REGBOOST_CELLS = [
-        REGBOOST_CELL.format(dataset=job["dataset"], noise=noise_name(job["noise"]),
+        REGBOOST_CELL.format(dataset=job["dataset"], noise=float(job["noise"]),
                              fold_order=job["fold_order"], missing=job["missing"],
                              algorithm=job["cell"], repeats=job["repeats"],
                              key=regboost_key(job["dataset"], job["cell"], regboost_protocol()))
@@ -45,29 +45,19 @@ if config.get("regboost"):
                              key=regboost_key(SEMI["dataset"], a, semi_protocol()))
         for a in SEMI.get("algorithms", [])]
 
-    REGBOOST_KEYED = {"spec": ("learner",), "protocol": ("protocol",),
-                      "pinned": ("data", "table_sha256?")}
-
     def regboost_cell_arguments(wildcards, input, output):
+        """The job arguments of a cell (weightboost.experiment.regboost_cells.regboost_cell)."""
         uci_spec(wildcards)
         return cell_job_arguments(
             "regboost", wildcards, input, output,
-            regboost_parts(wildcards.dataset, wildcards.algorithm, regboost_protocol()),
-            REGBOOST_KEYED,
-            files={"table": input.table, "output": output.cell, "curve_output": output.curve},
-            from_path={"dataset": "dataset", "noise": "noise", "cell": "algorithm",
-                       "fold_order": "fold_order", "missing": "missing",
-                       "repeats": ("repeats", int)})
+            regboost_parts(wildcards.dataset, wildcards.algorithm, regboost_protocol()))
 
     def regboost_semi_arguments(wildcards, input, output):
+        """The job arguments of a semi-supervised cell (its protocol holds its draws)."""
         uci_spec(wildcards)
         return cell_job_arguments(
             "regboost", wildcards, input, output,
-            regboost_parts(wildcards.dataset, wildcards.algorithm, semi_protocol()),
-            {**REGBOOST_KEYED, "draws": ("protocol", "draws"),
-             "labelled": ("protocol", "labelled")},
-            files={"table": input.table, "output": output.cell, "curve_output": output.curve},
-            from_path={"dataset": "dataset", "algorithm": "algorithm"})
+            regboost_parts(wildcards.dataset, wildcards.algorithm, semi_protocol()))
 
     regboost_report_tables = report_inputs(("regboost",))
     regboost_table_digests = given_digests(("regboost",))

@@ -1,7 +1,5 @@
 # The Reuters study's cells: their paths, keys and job arguments (the rules:
 # workflow/rules/reuters_study.smk).
-from weightboost.experiment.sensitivity import parse_cell_name
-
 STUDY = config["reuters_study"]
 REUTERS_CELL = "results/cells/reuters/{category}/{algorithm}/{key}.csv"
 REUTERS_CURVE = "results/cells/reuters/{category}/{algorithm}/{key}.curve.csv"
@@ -34,13 +32,6 @@ REUTERS_CELLS = reuters_cells(REUTERS_CELL)
 
 
 def reuters_cell_arguments(wildcards, input, output):
-    """The job arguments of a Reuters cell."""
-    # a sensitivity cell (`WeightBoost~sampling=resample,...`) runs as its entry: the paper's T
-    # (`paper_rounds`) is the entry's under every reading
-    return cell_job_arguments(
-        "reuters", wildcards, input, output, reuters_parts(wildcards.algorithm),
-        {"spec": ("learner",), "study": ("study",)},
-        files={"matrices": input.matrices, "stats": input.stats, "f1_output": output.f1,
-               "curve_output": output.curve},
-        from_path={"category": "category",
-                   "algorithm": ("algorithm", lambda name: parse_cell_name(name)[0])})
+    """The job arguments of a Reuters cell (weightboost.experiment.reuters.reuters_cell)."""
+    return cell_job_arguments("reuters", wildcards, input, output,
+                              reuters_parts(wildcards.algorithm))

@@ -1,5 +1,10 @@
 # The sensitivity study's cell inputs and job arguments (the rules: workflow/rules/sensitivity.smk).
-from weightboost.experiment.sensitivity import stop_twin
+import pandas as pd
+
+from weightboost.experiment.cell_names import stop_twin
+from weightboost.experiment.sensitivity import (PLAN_COLUMNS, REUTERS_PLAN_COLUMNS, cell_jobs,
+                                               plan as sensitivity_plan, reuters_plan,
+                                               reuters_source, study_section)
 from weightboost.experiment.study_cells import differs_only_in_restart
 
 
@@ -25,18 +30,12 @@ def study_cell_inputs(wildcards):
 
 
 def study_cell_arguments(wildcards, input, output):
-    """A study cell's job arguments: a grid cell's, keyed as the study's, and a restart cell's
-    twin (its path, name and entry: the twin's path holds the key of its entry)."""
+    """A study cell's job arguments (weightboost.experiment.study_cells.sensitivity_cell): a
+    grid cell's, keyed as the study's, and a restart cell's twin, whose path holds the key
+    of its own entry."""
     uci_spec(wildcards)
     twin = study_twin(wildcards)
-    files = {"table": input.table, "output": output[0]}
-    from_path = {w: w for w in ("dataset", "noise", "algorithm", "repeats")}
-    keyed, read_cells = dict(GRID_KEYED), None
-    if twin:
-        files["stop_cell"] = twin[1]
-        from_path["stop_algorithm"] = ("algorithm", stop_twin)
-        keyed["stop_spec"] = ("stop_cell", "learner")
-        read_cells = {"stop_cell": grid_parts(wildcards.dataset, twin[0])}
-    return cell_job_arguments("sensitivity", wildcards, input, output,
-                              grid_parts(wildcards.dataset, wildcards.algorithm), keyed,
-                              files=files, from_path=from_path, read_cells=read_cells)
+    return cell_job_arguments(
+        "sensitivity", wildcards, input, output,
+        grid_parts(wildcards.dataset, wildcards.algorithm),
+        read_cells={"stop_cell": grid_parts(wildcards.dataset, twin[0])} if twin else None)
