@@ -282,6 +282,29 @@ def test_regboost_cv_chooses_from_the_grid_and_refits_with_the_choice():
                                   RegBoost(n_estimators=40).fit(X, y).predict(X))
 
 
+def test_a_shorter_grids_choice_is_read_from_a_longer_grids_inner_cv_errors():
+    # the report shows the λ a grid before widening would have chosen, from the widened
+    # grid's recorded inner-CV errors: each λ's error must not depend on the rest of the grid
+    X, y = problem(15, n=120, d=5, levels=20)
+    long = RegBoostCV(lams=(0.0, 0.1, 0.5, 2.0, 5.0), cv=3, n_estimators=30,
+                      random_state=3).fit(X, y)
+    short = RegBoostCV(lams=(0.0, 0.1, 0.5), cv=3, n_estimators=30, random_state=3).fit(X, y)
+    np.testing.assert_array_equal(long.cv_errors_[:3], short.cv_errors_)
+    assert short.lam_ == (0.0, 0.1, 0.5)[int(np.argmin(long.cv_errors_[:3]))]
+
+
+def test_the_reports_choice_within_the_grid_before_is_the_first_least_error_there():
+    import pandas as pd
+
+    from weightboost.report.regboost import before_choices
+
+    grid, before = [0.0, 0.3, 1.0, 2.0], [0.0, 0.3, 1.0]
+    errors = pd.Series(["0.2;0.1;0.3;0.05",    # the widened grid's top: the grid before's 0.3
+                        "0.1;0.1;0.2;0.3",     # a tie: the first, as RegBoostCV takes it
+                        "0.4;0.3;0.2;0.2"])    # 1.0 before and now (the first least error)
+    np.testing.assert_array_equal(before_choices(errors, grid, before), [0.3, 0.0, 1.0])
+
+
 @pytest.mark.parametrize("params, message", [
     ({"lams": ()}, "lams must be a non-empty list"),
     ({"lams": (0.1, -1.0)}, "lams must be a non-empty list of numbers >= 0"),

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -26,6 +27,7 @@ def regboost_config(main_config) -> dict:
     config["regboost"] = {
         "datasets": ["ionosphere", "breast_cancer"], "algorithms": ["AdaBoost-stumps", "RegBoost"],
         "folds": 2, "repeats": 2, "rounds": 6, "readings": copy.deepcopy(READINGS),
+        "lam_grid_before": [0.0],
         "semi_supervised": {"dataset": "pima", "labelled": 8, "draws": 2,
                             "algorithms": ["AdaBoost-stumps", "RegBoost", "BelkinNiyogi",
                                            "LabelSpreading"]}}
@@ -51,13 +53,27 @@ def test_the_study_writes_its_tables_and_report(regboost_run):
     workdir, _ = regboost_run
     folds = pd.read_csv(workdir / "results/regboost/folds.csv")
     assert list(folds.columns) == ["reading", "dataset", "noise", "algorithm", "repeat", "fold",
-                                   "n_train", "n_test", "lam", "train_error", "test_error",
-                                   "distinct_stumps", "rounds"]
+                                   "n_train", "n_test", "lam", "cv_errors", "train_error",
+                                   "test_error", "distinct_stumps", "rounds"]
     counts = folds.groupby(["reading", "dataset", "algorithm"]).size()
     assert counts[("primary", "ionosphere", "RegBoost")] == 2 * 2       # repeats x folds
     assert counts[("file_order", "ionosphere", "RegBoost")] == 2
     assert ("drop_missing", "ionosphere", "RegBoost") not in counts.index
     assert set(folds[folds.algorithm == "RegBoost"].lam) <= {0.0, 0.3}
+    # every RegBoost fold records each λ's inner-CV error, and its choice is their least; the
+    # report counts the folds whose choice moved from the grid before ({0}): those at 0.3
+    regboost = folds[folds.algorithm == "RegBoost"]
+    errors = [[float(e) for e in text.split(";")] for text in regboost.cv_errors]
+    assert all(len(e) == 2 for e in errors)
+    assert list(regboost.lam) == [(0.0, 0.3)[int(np.argmin(e))] for e in errors]
+    assert folds[folds.algorithm == "AdaBoost-stumps"].cv_errors.isna().all()
+    page = (workdir / "reports/regboost.md").read_text()
+    moved = int((regboost[regboost.reading == "primary"].groupby("dataset").lam.apply(
+        lambda lam: (lam == 0.3).sum())).loc["ionosphere"])
+    lines = page.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.endswith("| choices moved |"))
+    row = next(line for line in lines[header:] if line.startswith("| primary | Ionosphere |"))
+    assert row.rstrip(" |").split("|")[-1].strip() == str(moved)  # "choices moved"
     # the reading's protocol reaches the cells: complete rows only, file-order folds
     bc = folds[folds.dataset == "breast_cancer"]
     assert bc[bc.reading == "drop_missing"].n_train.sum() < \

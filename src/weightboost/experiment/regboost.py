@@ -190,7 +190,8 @@ def _check_graph_size(config: dict, study: dict, algorithm: str) -> None:
 
 # -- the study's tables ----------------------------------------------------------------------
 TABLE_COLUMNS = ["reading", "dataset", "noise", "algorithm", "repeat", "fold", "n_train",
-                 "n_test", "lam", "train_error", "test_error", "distinct_stumps", "rounds"]
+                 "n_test", "lam", "cv_errors", "train_error", "test_error", "distinct_stumps",
+                 "rounds"]
 SUMMARY_COLUMNS = ["reading", "dataset", "noise", "algorithm", "n_folds", "train_error_mean",
                    "test_error_mean", "test_error_sd", "gap_mean", "distinct_stumps_mean",
                    "rounds_mean", "lam_median"]

@@ -25,7 +25,8 @@ from weightboost.experiment.uci import load_experiment_table
 from weightboost.fileio import write_csv_atomic
 
 FOLD_COLUMNS = ["dataset", "cell", "noise", "repeat", "fold", "n_train", "n_test", "lam",
-                "train_error", "test_error", "distinct_stumps", "rounds", "fit_seconds"]
+                "cv_errors", "train_error", "test_error", "distinct_stumps", "rounds",
+                "fit_seconds"]
 CURVE_COLUMNS = ["dataset", "cell", "noise", "repeat", "t", "train_error", "test_error",
                  "admissible_rate"]
 SEMI_COLUMNS = ["dataset", "algorithm", "draw", "n_labelled", "n_unlabelled", "lam",
@@ -107,8 +108,12 @@ def staged_errors(model, X, y, rounds: int) -> np.ndarray:
 
 
 def records(model, rounds: int) -> dict:
-    """Chosen λ, distinct stumps and the admissible rate per round of a (CV-)RegBoost or an
-    AdaBoost with stumps."""
+    """Chosen λ, the inner-CV error of every λ of the grid (``cv_errors``: in grid order, joined
+    by ";"; empty without inner CV), distinct stumps and the admissible rate per round of a
+    (CV-)RegBoost or an AdaBoost with stumps. Each λ's inner-CV error depends on that λ alone
+    (the same inner folds for all), so the choice inner CV makes within part of the grid is
+    the least of these errors over that part: the report reads the choices of a shorter grid
+    from them."""
     fitted = getattr(model, "best_estimator_", model)
     stumps = [s for s in getattr(fitted, "estimators_", []) if hasattr(s, "n_admissible_")]
     rate = np.full(rounds, np.nan)
@@ -118,7 +123,9 @@ def records(model, rounds: int) -> dict:
         rate[:len(values)] = values
     lam = getattr(model, "lam_", getattr(fitted, "lam", np.nan))
     distinct = len({(s.feature_, s.threshold_) for s in stumps}) if stumps else np.nan
-    return {"lam": float(lam), "distinct_stumps": distinct, "admissible_rate": rate}
+    cv_errors = ";".join(repr(float(e)) for e in getattr(model, "cv_errors_", []))
+    return {"lam": float(lam), "cv_errors": cv_errors, "distinct_stumps": distinct,
+            "admissible_rate": rate}
 
 
 def run_cell(X, y, dataset: str, cell: str, spec: dict, noise: float, fold_order: str,
@@ -143,7 +150,8 @@ def run_cell(X, y, dataset: str, cell: str, spec: dict, noise: float, fold_order
             record = records(model, rounds)
             rows.append({"dataset": dataset, "cell": cell, "noise": noise, "repeat": repeat,
                          "fold": fold, "n_train": len(train), "n_test": len(test),
-                         "lam": record["lam"], "train_error": train_errors[-1],
+                         "lam": record["lam"], "cv_errors": record["cv_errors"],
+                         "train_error": train_errors[-1],
                          "test_error": test_errors[-1],
                          "distinct_stumps": record["distinct_stumps"],
                          "rounds": int(getattr(model, "n_rounds_", 1)),

@@ -11,8 +11,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.experiment.regboost import PRIMARY, SEMI_READING, readings, study_section
-from weightboost.fileio import csv_bytes
-from weightboost.fileio import write_bytes_atomic, write_text_atomic
+from weightboost.fileio import csv_bytes, write_bytes_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
 from weightboost.report import display, provenance, tables
 from weightboost.report.document import Document
@@ -133,17 +132,37 @@ def readings_table(folds: pd.DataFrame, summary: pd.DataFrame, study: dict) -> p
 
 def lambda_table(folds: pd.DataFrame, config: dict, study: dict) -> pd.DataFrame:
     """How often inner CV chose each λ of the grid, per reading and dataset (a choice at the
-    grid's largest value says the grid may be too short)."""
+    grid's largest value says the grid may be too short). With ``regboost.lam_grid_before``
+    (a part of the grid), also how often inner CV would have chosen that grid's top and how
+    many choices moved: ``before_choices``."""
     entry = config["algorithms"][study["algorithms"][-1]]
     grid = [float(v) for v in (entry.get("params") or {}).get("lams", [])]
+    before = [float(v) for v in study.get("lam_grid_before") or []]
     part = folds[folds.algorithm == study["algorithms"][-1]]
     rows = []
     for (reading, dataset), group in part.groupby(["reading", "dataset"], sort=False):
         counts = group.lam.value_counts()
-        rows.append({"reading": reading, "dataset": DISPLAY.get(dataset, dataset),
-                     **{f"λ={v:g}": int(counts.get(v, 0)) for v in grid},
-                     "at the grid's top": int(counts.get(max(grid), 0)) if grid else 0})
+        row = {"reading": reading, "dataset": DISPLAY.get(dataset, dataset),
+               **{f"λ={v:g}": int(counts.get(v, 0)) for v in grid},
+               "at the grid's top": int(counts.get(max(grid), 0)) if grid else 0}
+        if before and set(before) <= set(grid) and before != grid:
+            chosen = before_choices(group.cv_errors, grid, before)
+            row |= {f"at {max(before):g} with the grid before": int((chosen == max(before)).sum()),
+                    "choices moved": int((chosen != group.lam.to_numpy()).sum())}
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def before_choices(cv_errors: pd.Series, grid: list[float], before: list[float]) -> np.ndarray:
+    """The λ inner CV chooses within ``before`` (a part of ``grid``), fold by fold, from the
+    recorded inner-CV errors over ``grid`` (``weightboost.experiment.regboost_cells.records``):
+    the first least error over that part, as a fit with that grid chooses."""
+    keep = [grid.index(v) for v in sorted(before, key=grid.index)]
+    choices = []
+    for text in cv_errors:
+        errors = np.array([float(e) for e in str(text).split(";")])[keep]
+        choices.append(grid[keep[int(np.argmin(errors))]])
+    return np.array(choices)
 
 
 def semi_table(semi: pd.DataFrame, reference: dict) -> pd.DataFrame:
@@ -341,7 +360,11 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
                   "minus AdaBoost in points with its 95 % interval and the corrected resampled "
                   "t-test on the paired folds, and the distinct stumps of each:")
     doc.table(readings_table(folds, summary, study), index=False)
-    doc.paragraph("The λ that inner cross-validation chose, counted over the folds:")
+    doc.paragraph("The λ that inner cross-validation chose, counted over the folds. The grid is "
+                  "widened until no fold chooses its top (docs/protocol.md §5.2); where the "
+                  "config names the grid before (`regboost.lam_grid_before`), the last columns "
+                  "count the folds at that grid's top and the choices that moved, read from the "
+                  "recorded inner-CV errors of each λ:")
     doc.table(lambda_table(folds, config, study), index=False)
     for reading in noise_readings(study):
         duels = noise_duels(folds, study, reading)
