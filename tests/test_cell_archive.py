@@ -52,6 +52,22 @@ def test_a_job_restores_its_outputs_byte_for_byte_and_computes_nothing(workdir, 
     assert {p: (workdir / p).read_bytes() for p in expected} == expected
 
 
+def test_a_restored_job_writes_its_outputs_only_not_the_cell_it_reads(workdir, monkeypatch):
+    # a restart cell reads its stop twin (an input under results/cells, also in the archive):
+    # rewriting it would make the input newer than the output, and Snakemake rerun the cell
+    monkeypatch.setenv(cell_archive.ENV, "on")
+    cell_archive.pack("results/archive/study.zip", [CELL, F1])
+    (workdir / CELL).unlink()
+    twin = workdir / F1
+    twin.write_text("the twin as it is on disk\n")
+    monkeypatch.setattr(warm, "_target", lambda job: lambda **_: pytest.fail("computed"))
+    keyed = {warm.ENVIRONMENT_ARGUMENT: environment.record(),
+             warm.CODE_ARGUMENT: {"modules": ["c45"], "sha256": package_digest("c45")}}
+    warm._work("sensitivity_cell", {"output": CELL, "stop_cell": F1, "dataset": "pima", **keyed})
+    assert (workdir / CELL).exists()
+    assert twin.read_text() == "the twin as it is on disk\n"
+
+
 def test_a_job_computes_when_the_archive_lacks_one_of_its_outputs_or_archives_are_off(
         workdir, monkeypatch):
     cell_archive.pack("results/archive/study.zip", [F1])  # its curve is missing

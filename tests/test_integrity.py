@@ -453,17 +453,19 @@ def test_a_paper_t_the_reuters_study_does_not_compute_is_refused(tmp_path, small
     assert all(w in message for w in words), message[-2000:]
 
 
-def test_noise_levels_that_differ_never_share_a_cell(tmp_path, small_config):
-    # a cell path writes its noise level exactly (Python's float repr): two levels that a
-    # rounded format would write alike (0.2 and 0.20000000001) would share the cells and rows
-    # of noise 0.2, with duplicated folds and a wrong sd
+def test_noise_levels_the_tables_cannot_tell_apart_are_refused(tmp_path, small_config):
+    # cell paths write a level exactly, so 0.2 and 0.20000000001 get cells apart, but the
+    # tables match levels with numpy.isclose: their rows would mix (duplicated folds, wrong sd)
     config = copy.deepcopy(small_config)
-    levels = [0.0, 0.2, 0.20000000001]
-    config["experiment"]["noise_levels"] = levels
+    config["experiment"]["noise_levels"] = [0.0, 0.2, 0.20000000001]
+    message = refusal(tmp_path, config, "-n", TARGET)
+    assert "experiment.noise_levels has 0.20000000001" in message and "0.2" in message
+    # levels apart beyond that tolerance each get their own cells, written exactly
+    config["experiment"]["noise_levels"] = [0.0, 0.2, 0.2001]
     planned = run_snakemake(tmp_path, config, "-n", "--forceall", TARGET)
     assert planned.returncode == 0, planned.stderr[-3000:]
     written = set(re.findall(r"results/cells/uci/[^/]+/noise([0-9.e-]+)/", planned.stdout))
-    assert sorted(map(float, written)) == levels and len(written) == len(levels)
+    assert written == {"0.0", "0.2", "0.2001"}
 
 
 def test_more_folds_than_the_data_allows_names_the_key_before_any_job(finished, small_config):

@@ -634,6 +634,14 @@ def test_the_committed_reuters_duels_are_what_the_committed_f1_table_gives(main_
         assert row.losses <= sum(r.mean < 0 for _, r in per)
 
 
+def test_a_study_cell_jobs_arguments_are_its_files_its_path_and_what_its_key_digests(study_run):
+    # as for the grid's cells (test_workflow_experiments.py), under every reading
+    from test_workflow_experiments import assert_cell_arguments_are_keyed
+
+    workdir, _ = study_run
+    assert assert_cell_arguments_are_keyed(workdir, ("sensitivity_cell",)) > 4
+
+
 def test_a_restart_reading_reads_its_stop_twin_that_the_study_computes(study_run, tmp_path):
     # a restart cell's job gets the cell of the same learner with on_degenerate=stop as input
     # and argument (it copies the repeats that met no degenerate round,

@@ -132,7 +132,7 @@ def test_a_restart_cell_copies_exactly_the_repeats_its_computation_equals(stop_j
     assert strip(reused) == strip(computed)
 
 
-def test_a_twin_of_another_entry_or_cell_is_refused(stop_job, tmp_path):
+def test_a_cell_that_does_not_restart_or_a_twin_of_another_cell_is_refused(stop_job, tmp_path):
     other = restart_arguments(stop_job, tmp_path, stop_job["output"], "c.csv")
     # a cell whose entry does not restart has no twin, whatever its name says
     with pytest.raises(ConfigError, match="does not restart on a degenerate round"):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from conftest import make_tiny_config, recorded_job, run_snakemake
-from test_workflow_experiments import LOADED
+from test_workflow_experiments import LOADED, assert_cell_arguments_are_keyed
 from weightboost.pipeline.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
                                                package_files)
 
@@ -93,6 +93,14 @@ def test_the_study_writes_its_tables_and_report(regboost_run):
     assert "Table 1" in page and "figures/regboost_figure3.png" in page
 
 
+def test_a_regboost_cell_jobs_arguments_are_its_files_its_path_and_what_its_key_digests(
+        regboost_run):
+    # as for the UCI and Reuters cells (test_workflow_experiments.py): the cells of every
+    # reading, and the semi-supervised ones, whose protocol holds their draws
+    workdir, _ = regboost_run
+    assert assert_cell_arguments_are_keyed(workdir, ("regboost_cell", "regboost_semi_cell")) > 4
+
+
 def test_the_shared_cells_are_computed_once(regboost_run):
     # AdaBoost with stumps has no graph: a reading that changes only RegBoost's graph reuses
     # its cell; the same for the primary reading's repeat 0 and a one-repeat reading
@@ -130,6 +138,8 @@ BAD = [
      "regboost.datasets names 'sonar2'"),
     (lambda c: c["regboost"].update(algorithms=["AdaBoost-stumps", "RegBoost-typo"]),
      "regboost names the algorithm 'RegBoost-typo'"),
+    (lambda c: c["regboost"].update(lam_grid_before=[0.0, 0.5]),
+     "regboost.lam_grid_before [0.0, 0.5] is not a part of algorithms.RegBoost.params.lams"),
     # checked while the workflow is planned, not when the reading's first job runs (#63)
     (lambda c: c["regboost"]["readings"].update(x={"params": {"graph_scaling": "minmax"}}),
      "regboost.readings.x.params make RegBoost invalid: .*graph_scaling must be one of"),

@@ -44,7 +44,7 @@ ENVIRONMENT_SHA256 = environment.digest(ENVIRONMENT)
 
 def learner_spec(name):
     """The learner entry of a cell name: a key of `algorithms`, or a sensitivity cell name
-    (`entry~param=value,...`, see weightboost.experiment.sensitivity)."""
+    (`entry~param=value,...`, weightboost.experiment.cell_names)."""
     try:
         return resolve_spec(config["algorithms"], name)
     except ReproError as exc:

@@ -61,7 +61,7 @@ onerror:
 
 
 # The compute rules' command: `python -m weightboost.pipeline.warm job <job> <log> <arguments>` calls the
-# function <job> of weightboost.experiment.jobs with the keyword arguments of the JSON param
+# function weightboost.pipeline.warm.JOBS maps <job> to, with the keyword arguments of the JSON param
 # `arguments` (job_arguments), in the run's warm worker if there is one. (Not a `script:`, whose
 # process starts by importing Snakemake's script support: 0.25 s per job.) The Python is
 # Snakemake's own, or the rule's conda environment's when one is deployed.

@@ -121,8 +121,28 @@ def check_study(config: dict) -> None:
         raise ConfigError("regboost.readings must hold 'primary' (the reading of Table 1)")
     for algorithm in cv_algorithms(study):
         _check_graph_size(config, study, algorithm)
+    _check_grid_before(config, study)
     _check_reading_learners(config, study)
     _check_semi_supervised(config, study)
+
+
+def _check_grid_before(config: dict, study: dict) -> None:
+    """``lam_grid_before`` must be a part of the λ grid of the study's last algorithm, which no
+    reading changes: the report reads its choices from the grid's inner-CV errors."""
+    before = study.get("lam_grid_before")
+    if not before:
+        return
+    name = study["algorithms"][-1]
+    grid = (config["algorithms"][name].get("params") or {}).get("lams")
+    if grid is None or not set(map(float, before)) <= set(map(float, grid)):
+        raise ConfigError(f"regboost.lam_grid_before {before} is not a part of "
+                          f"algorithms.{name}.params.lams {grid}: the report reads its choices "
+                          "from the inner-CV errors of that grid; fix the list or remove it")
+    for reading_name, reading in readings(study).items():
+        if "lams" in (reading.get("params") or {}):
+            raise ConfigError(f"regboost.readings.{reading_name}.params sets lams while "
+                              "regboost.lam_grid_before is given: the report reads the grid "
+                              "before from the entry's grid; remove one of them")
 
 
 def _check_reading_learners(config: dict, study: dict) -> None:

@@ -1,8 +1,9 @@
 """The cells of the RegBoost study (docs/protocol.md §5): one (dataset, noise level, fold order,
 missing rule, learner) over its repeats, and one semi-supervised algorithm over its draws.
 
-What a cell computes depends on this module and the learners only, not on how the study is
-planned or tabulated (``weightboost.experiment.regboost``): it is the study's entry in
+What a cell computes depends on this module, the learners and the UCI cells' folds, noise and
+table loading (``experiment.protocol``, ``experiment.uci``), not on how the study is planned or
+tabulated (``weightboost.experiment.regboost``): these are the study's entry in
 ``TABLE_SET_CODE``, so a change of the plan reruns no cell.
 
 A cell writes one row per fold and the learning curves (mean over the folds of each repeat:

@@ -82,8 +82,8 @@ def enabled() -> bool:
 
 
 def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
-    """Restore a job's outputs from an archive: ``values`` are the job's arguments; those that
-    name paths under ``results/cells`` are its outputs. True if one archive held them all and
+    """Restore a job's outputs from an archive: ``values`` are the job's output arguments; those
+    that name paths under ``results/cells`` are restored. True if one archive held them all and
     they are written; False (nothing written) if archives are off or none holds them all."""
     named = {v: member(v) for v in values if isinstance(v, str)}
     outputs = [path for path, name in named.items() if name is not None]

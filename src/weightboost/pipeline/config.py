@@ -46,9 +46,39 @@ def check_config(config: dict) -> dict:
                 f"not a key of the config "
                 f"section 'algorithms' (known: {', '.join(sorted(known))}); fix the name or add "
                 "an entry {learner: ..., params: ...}")
+    check_noise_levels(config)
     check_paper_rounds(config)
     check_folds(config)
     return config
+
+
+def _noise_lists(config: dict):
+    """(key, levels) of every noise-level list of the config."""
+    yield "experiment.noise_levels", config.get("experiment", {}).get("noise_levels", [])
+    for section in ("sensitivity", "regboost"):
+        study = config.get(section) or {}
+        if "noise_levels" in study:
+            yield f"{section}.noise_levels", study["noise_levels"]
+        for reading, options in (study.get("readings") or {}).items():
+            if isinstance(options, dict) and "noise_levels" in options:
+                yield f"{section}.readings.{reading}.noise_levels", options["noise_levels"]
+
+
+def check_noise_levels(config: dict) -> None:
+    """Two noise levels that differ must differ beyond ``numpy.isclose``: cell paths write a
+    level exactly, but the tables and claims match levels with ``isclose``, so two such levels
+    would have cells apart and rows together (duplicated folds, a wrong sd)."""
+    import numpy as np
+
+    seen = []  # (key, level)
+    for key, levels in _noise_lists(config):
+        for level in levels:
+            for first_key, first in seen:
+                if float(first) != float(level) and np.isclose(float(first), float(level)):
+                    raise ConfigError(f"{key} has {level!r}, which the tables cannot tell from "
+                                      f"{first!r} of {first_key}: use the same value for one "
+                                      "level everywhere, or levels further apart")
+            seen.append((key, level))
 
 
 def check_paper_rounds(config: dict) -> None:

@@ -131,7 +131,8 @@ def table_inputs(config: dict, kind: str) -> dict:
     if kind == "regboost":
         from weightboost.experiment.regboost import study_section, used_algorithms
 
-        study = study_section(config)
+        # lam_grid_before changes what the report shows of the tables, not the tables
+        study = {k: v for k, v in study_section(config).items() if k != "lam_grid_before"}
         return {"regboost": study, "experiment": {"seed": config["experiment"]["seed"]},
                 "algorithms": _entries(config, used_algorithms(study)),
                 "datasets": _pins(config, study["datasets"])}

@@ -145,7 +145,7 @@ def lambda_table(folds: pd.DataFrame, config: dict, study: dict) -> pd.DataFrame
         row = {"reading": reading, "dataset": DISPLAY.get(dataset, dataset),
                **{f"λ={v:g}": int(counts.get(v, 0)) for v in grid},
                "at the grid's top": int(counts.get(max(grid), 0)) if grid else 0}
-        if before and set(before) <= set(grid) and before != grid:
+        if before and before != grid:  # a part of the grid (regboost.check_study)
             chosen = before_choices(group.cv_errors, grid, before)
             row |= {f"at {max(before):g} with the grid before": int((chosen == max(before)).sum()),
                     "choices moved": int((chosen != group.lam.to_numpy()).sum())}
@@ -156,12 +156,15 @@ def lambda_table(folds: pd.DataFrame, config: dict, study: dict) -> pd.DataFrame
 def before_choices(cv_errors: pd.Series, grid: list[float], before: list[float]) -> np.ndarray:
     """The λ inner CV chooses within ``before`` (a part of ``grid``), fold by fold, from the
     recorded inner-CV errors over ``grid`` (``weightboost.experiment.regboost_cells.records``):
-    the first least error over that part, as a fit with that grid chooses."""
-    keep = [grid.index(v) for v in sorted(before, key=grid.index)]
+    the first least error over that part in its own order, as a fit with that grid chooses."""
+    keep = [grid.index(v) for v in before]
     choices = []
     for text in cv_errors:
-        errors = np.array([float(e) for e in str(text).split(";")])[keep]
-        choices.append(grid[keep[int(np.argmin(errors))]])
+        errors = np.array([float(e) for e in str(text).split(";")])
+        if len(errors) != len(grid):
+            raise ValueError(f"a fold records {len(errors)} inner-CV errors for the {len(grid)} "
+                             "λ of the grid: its tables are of another grid (run the study)")
+        choices.append(grid[keep[int(np.argmin(errors[keep]))]])
     return np.array(choices)
 
 
