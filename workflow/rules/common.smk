@@ -9,7 +9,7 @@ from weightboost.pipeline.config import check_config, check_learners
 from weightboost.pipeline.provenance import (REPORT_CODE, TABLE_SET_CODE, TABLE_SETS,
                                              computation_key, dataset_content, grid_protocol,
                                              package_digest, reports_dir, results_dir,
-                                             reuters_content)
+                                             reuters_content, table_inputs)
 from weightboost.pipeline import environment, warm
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError

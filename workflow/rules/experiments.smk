@@ -40,7 +40,7 @@ rule uci_results:
         script_sha256=script_digest("uci_results.py"),
         datasets=EXPERIMENT["datasets"],
         algorithms=ALGORITHMS,
-        config=config,
+        table_config=table_inputs(config, "uci"),
         code_sha256=package_digest(*TABLE_SET_CODE["uci"]),
         stages={"uci_cell": benchmark_files("uci_cell", UCI_CELLS, "results/cells/uci/")},
     log:

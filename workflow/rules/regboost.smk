@@ -74,7 +74,7 @@ if config.get("regboost"):
             script_sha256=script_digest("regboost_results.py"),
             plan=REGBOOST_PLAN.to_dict("records"),
             jobs=REGBOOST_JOBS,
-            config=config,
+            table_config=table_inputs(config, "regboost"),
             code_sha256=package_digest(*TABLE_SET_CODE["regboost"]),
             stages={"regboost_cell": benchmark_files("regboost_cell", REGBOOST_CELLS,
                                                      "results/cells/regboost/"),

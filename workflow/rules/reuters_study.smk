@@ -39,7 +39,7 @@ rule reuters_results:
         script_sha256=script_digest("reuters_results.py"),
         categories=STUDY["categories"],
         algorithms=STUDY["algorithms"],
-        config=config,
+        table_config=table_inputs(config, "reuters"),
         code_sha256=package_digest(*TABLE_SET_CODE["reuters"]),
         stages={"reuters_features": ["benchmarks/reuters_features.tsv"],
                 "reuters_cell": benchmark_files("reuters_cell", REUTERS_CELLS,

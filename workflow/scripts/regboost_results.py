@@ -10,7 +10,7 @@ from weightboost.pipeline.workflow_support import run_step
 
 
 def main(smk):
-    config = smk.params.config
+    config = smk.config
     study = regboost.study_section(config)
     table = pd.DataFrame(smk.params.plan, columns=regboost.PLAN_COLUMNS)
     cells, curves = {}, {}

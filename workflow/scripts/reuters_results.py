@@ -13,7 +13,7 @@ def main(smk):
     f1, curves = combine_reuters([pd.read_csv(p) for p in smk.input.f1],
                                  [pd.read_csv(p) for p in smk.input.curves],
                                  smk.params.categories, smk.params.algorithms)
-    write_table_set(smk.output.provenance, smk.params.config, "reuters",
+    write_table_set(smk.output.provenance, smk.config, "reuters",
                     {smk.output.f1: csv_bytes(f1), smk.output.curves: csv_bytes(curves)},
                     input_routes([], smk.input.receipts),
                     stage_seconds(smk.params.stages),

@@ -14,7 +14,7 @@ def main(smk):
     plan = pd.DataFrame(smk.params.plan)
     cells = cell_frames(smk.input.cells, 1)  # .../{cell}/{key}/reps{repeats}.csv
     folds = study_folds(cells, plan, smk.params.datasets, smk.params.algorithms)
-    write_table_set(smk.output.provenance, smk.params.config, "sensitivity",
+    write_table_set(smk.output.provenance, smk.config, "sensitivity",
                     {smk.output.folds: csv_bytes(folds),
                      smk.output.summary: csv_bytes(study_summary(folds)),
                      smk.output.timing: csv_bytes(study_timing(cells, plan))},

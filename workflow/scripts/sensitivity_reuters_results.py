@@ -14,7 +14,7 @@ def main(smk):
     cells = cell_frames(smk.input.cells, 0)  # .../{category}/{cell}/{key}.csv
     table = study_reuters(cells, pd.DataFrame(smk.params.plan), smk.params.categories,
                           smk.params.algorithms)
-    write_table_set(smk.output.provenance, smk.params.config, "sensitivity_reuters",
+    write_table_set(smk.output.provenance, smk.config, "sensitivity_reuters",
                     {smk.output.f1: csv_bytes(table)},
                     input_routes([], smk.input.receipts), stage_seconds(smk.params.stages),
                     code_sha256=smk.params.code_sha256)

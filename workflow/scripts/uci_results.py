@@ -13,7 +13,7 @@ def main(smk):
     frames = [pd.read_csv(path) for path in smk.input.cells]
     folds = combine_folds(frames, smk.params.datasets, smk.params.algorithms)
     summary = summarise(folds, smk.params.datasets, smk.params.algorithms)
-    write_table_set(smk.output.provenance, smk.params.config, "uci",
+    write_table_set(smk.output.provenance, smk.config, "uci",
                     {smk.output.folds: csv_bytes(folds),
                      smk.output.summary: csv_bytes(summary)},
                     input_routes(smk.input.sidecars), stage_seconds(smk.params.stages),
