@@ -90,6 +90,20 @@ def test_adding_a_noise_level_schedules_only_the_new_cells(tiny_run):
     assert "uci_results" in jobs
 
 
+def test_an_edit_to_another_studys_config_reruns_nothing_here(tiny_run):
+    # a table set's rule reruns when the config keys of its tables change (its table_config
+    # param), not on any edit: the Reuters study's inner folds and an unused learner entry
+    # leave the UCI tables as they are
+    workdir, config = tiny_run
+    edited = copy.deepcopy(config)
+    edited["reuters_study"]["cv_folds"] = 4
+    edited["algorithms"]["AdaBoost-unpruned"] = {"learner": "AdaBoost",
+                                                 "params": {"base": {"pruning": False}}}
+    dry = run_snakemake(workdir, edited, "uci_results", "-n")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-3000:]
+
+
 def test_adding_an_algorithm_schedules_only_its_cells(tiny_run):
     workdir, config = tiny_run
     more = copy.deepcopy(config)
