@@ -7,8 +7,7 @@ import pandas as pd
 
 from weightboost.pipeline.provenance import TABLE_SETS
 from weightboost.experiment.sensitivity import readings, reuters_source, study_section
-from weightboost.fileio import csv_bytes
-from weightboost.fileio import write_bytes_atomic, write_text_atomic
+from weightboost.fileio import write_csv_atomic, write_text_atomic
 from weightboost.report import provenance
 from weightboost.report.reference import load_reference
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
@@ -26,8 +25,8 @@ def main(smk):
     reuters_f1 = pd.read_csv(results / TABLE_SETS[source][0])
     reference = load_reference(smk.input.reference)
     verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, reuters_f1)
-    write_bytes_atomic(smk.output.verdicts, csv_bytes(verdicts))
-    write_bytes_atomic(smk.output.duels, csv_bytes(duels))
+    write_csv_atomic(smk.output.verdicts, verdicts)
+    write_csv_atomic(smk.output.duels, duels)
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
     # the document reads the tables back, as a later rebuild from the committed tables would
     verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)

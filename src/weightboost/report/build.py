@@ -8,8 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.fileio import csv_bytes
-from weightboost.fileio import write_bytes_atomic, write_text_atomic
+from weightboost.fileio import write_csv_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
 from weightboost.report import display, figures, provenance, tables
 from weightboost.report.document import Document
@@ -36,7 +35,7 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
     checked = claim_checks.evaluate(reference.get("claim_checks", []),
                                     reference.get("claims", []), summary, folds, f1, datasets)
     for name, frame in (("table2", t2), ("table3", t3), ("table4", t4)):
-        write_bytes_atomic(tdir / f"{name}.csv", csv_bytes(frame))
+        write_csv_atomic(tdir / f"{name}.csv", frame)
     write_text_atomic(tdir / "table2.tex", tables.to_latex(
         _ordered(tables.uci_display(t2)), "Test error (\\%) without label noise: reproduced "
         "mean $\\pm$ sd over folds (published, difference)."))
@@ -48,8 +47,8 @@ def build_report(results: Path, workdir: Path, config: dict, reference_path: Pat
         write_text_atomic(tdir / f"table4_noise{level}.tex", tables.to_latex(
             _ordered(tables.uci_display(t4[np.isclose(t4.noise, noise)])),
             f"Test error (\\%) with {level} \\% label noise in the training folds."))
-    write_bytes_atomic(tdir / "claims.csv", csv_bytes(pd.DataFrame(
-        [{k: v for k, v in c.items() if k not in ("evidence", "duels")} for c in checked])))
+    write_csv_atomic(tdir / "claims.csv", pd.DataFrame(
+        [{k: v for k, v in c.items() if k not in ("evidence", "duels")} for c in checked]))
 
     fig1 = figures.figure1(summary, reference, datasets, fdir / "figure1")
     noise = figures.noise_curves(summary, reference, datasets, fdir / "noise_curves")

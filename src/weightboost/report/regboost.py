@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.experiment.regboost import PRIMARY, SEMI_READING, readings, study_section
-from weightboost.fileio import csv_bytes, write_bytes_atomic, write_text_atomic
+from weightboost.fileio import write_csv_atomic, write_text_atomic
 from weightboost.report import claims as claim_checks
 from weightboost.report import display, provenance, tables
 from weightboost.report.document import Document
@@ -324,11 +324,11 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
     tdir.mkdir(parents=True, exist_ok=True)
 
     t1 = table1(summary, reference)
-    write_bytes_atomic(tdir / "regboost_table1.csv", csv_bytes(t1))
+    write_csv_atomic(tdir / "regboost_table1.csv", t1)
     write_text_atomic(tdir / "regboost_table1.tex", tables.to_latex(
         table1_display(t1), "RegBoost (Wang \\& Kégl 2004), Table 1: reproduced (published)."))
     checked, matrix = verdicts(reference, folds, summary, semi, study)
-    write_bytes_atomic(tdir / "regboost_claims.csv", csv_bytes(matrix))
+    write_csv_atomic(tdir / "regboost_claims.csv", matrix)
     fig = figure3(curves, semi, study, reference, fdir / "regboost_figure3")
 
     primary = readings(study)[PRIMARY]
@@ -371,7 +371,7 @@ def build_regboost_report(results: Path, workdir: Path, config: dict, reference_
     doc.table(lambda_table(folds, config, study), index=False)
     for reading in noise_readings(study):
         duels = noise_duels(folds, study, reading)
-        write_bytes_atomic(tdir / f"regboost_{reading}.csv", csv_bytes(duels))
+        write_csv_atomic(tdir / f"regboost_{reading}.csv", duels)
         figure = noise_figure(folds, study, reading, fdir / f"regboost_{reading}")
         doc.heading(f"Label noise, all boosters with stumps (reading `{reading}`)")
         doc.paragraph(
