@@ -67,6 +67,12 @@ def data_content(dataset):
 KEY = "[0-9a-f]{12}"
 
 
+def noise_wildcard(level):
+    """How a noise level appears in cell paths (`noise{noise}`): exactly, as Python writes the
+    float (`0.0`, `0.1`), so levels that differ never share a cell."""
+    return str(float(level))
+
+
 wildcard_constraints:
     dataset="[A-Za-z0-9_]+",
     noise="[0-9.e-]+",

@@ -20,7 +20,7 @@ SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm
 if SENSITIVITY:
     SENSITIVITY_PLAN = pd.DataFrame(sensitivity_plan(config).to_dict("records"),
                                     columns=PLAN_COLUMNS)
-    SENSITIVITY_JOBS = {(str(float(job.noise)), job.cell): job.repeats
+    SENSITIVITY_JOBS = {(noise_wildcard(job.noise), job.cell): job.repeats
                         for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)}
     SENSITIVITY_CELLS = [
         path for (noise, cell), repeats in SENSITIVITY_JOBS.items()

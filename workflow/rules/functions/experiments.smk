@@ -24,9 +24,9 @@ def grid_key(dataset, algorithm, kind="uci"):
 
 def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildcards):
     """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key (a
-    noise level as Python writes it as a float: ``noise0.0``, ``noise0.1``)."""
-    return [pattern.format(dataset=d, noise=float(n), algorithm=a, key=grid_key(d, a, kind),
-                           **wildcards)
+    noise level as ``noise_wildcard`` writes it)."""
+    return [pattern.format(dataset=d, noise=noise_wildcard(n), algorithm=a,
+                           key=grid_key(d, a, kind), **wildcards)
             for d in datasets for n in noise_levels for a in algorithms]
 
 

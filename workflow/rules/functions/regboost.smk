@@ -35,7 +35,7 @@ if config.get("regboost"):
 
     REGBOOST_JOBS = regboost_study.cell_jobs(REGBOOST_PLAN).to_dict("records")
     REGBOOST_CELLS = [
-        REGBOOST_CELL.format(dataset=job["dataset"], noise=float(job["noise"]),
+        REGBOOST_CELL.format(dataset=job["dataset"], noise=noise_wildcard(job["noise"]),
                              fold_order=job["fold_order"], missing=job["missing"],
                              algorithm=job["cell"], repeats=job["repeats"],
                              key=regboost_key(job["dataset"], job["cell"], regboost_protocol()))
