@@ -242,7 +242,9 @@ def test_verdicts_cover_every_claim_under_every_reading(study_run):
     assert "| claim | dataset | comparison | difference (points) | 95 % interval | p |" in section
     assert "| duel |" not in section and "WeightBoost − AdaBoost" in section
     html = (workdir / "reports/sensitivity.html").read_text()
-    assert html.count("data:image/png;base64,") == 3  # forest, noise and β figures
+    assert html.count("data:image/png;base64,") == 4  # learners, forest, noise and β figures
+    # every learner against noise comes first, before the verdicts
+    assert section.index("figures/sensitivity_learners.png") < verdicts_at
 
 
 def test_the_study_reads_the_main_reuters_table_as_given(study_run, tmp_path):

@@ -14,6 +14,7 @@ from weightboost.pipeline import environment, warm
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
 from weightboost.experiment.cell_names import resolve_spec
+from weightboost.experiment.learners import keyed_spec
 
 try:
     check_config(config)
@@ -43,10 +44,11 @@ ENVIRONMENT_SHA256 = environment.digest(ENVIRONMENT)
 
 
 def learner_spec(name):
-    """The learner entry of a cell name: a key of `algorithms`, or a sensitivity cell name
-    (`entry~param=value,...`, weightboost.experiment.cell_names)."""
+    """The learner entry of a cell name (a key of `algorithms`, or a sensitivity cell name
+    `entry~param=value,...`, weightboost.experiment.cell_names) as its cell's key digests it:
+    with the distribution and version of each outside class it names (keyed_spec)."""
     try:
-        return resolve_spec(config["algorithms"], name)
+        return keyed_spec(resolve_spec(config["algorithms"], name))
     except ReproError as exc:
         raise WorkflowError(str(exc))
 

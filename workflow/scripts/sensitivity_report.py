@@ -6,13 +6,15 @@ from pathlib import Path
 import pandas as pd
 
 from weightboost.pipeline.provenance import TABLE_SETS
-from weightboost.experiment.sensitivity import readings, reuters_source, study_section
+from weightboost.experiment.sensitivity import (PRIMARY, readings, reuters_source,
+                                               study_section)
 from weightboost.fileio import write_csv_atomic, write_text_atomic
 from weightboost.report import provenance
 from weightboost.report.reference import load_reference
 from weightboost.report.sensitivity import (beta_duels, beta_figure, beta_table,
-                                            chosen_c_table, forest_figure, noise_duels,
-                                            noise_figure, reuters_seed_tests, scope_text,
+                                            chosen_c_table, forest_figure, learner_figure,
+                                            noise_duels, noise_figure, question_tables,
+                                            reuters_seed_tests, scope_text,
                                             sensitivity_document, verdict_tables)
 from weightboost.pipeline.workflow_support import run_step
 
@@ -27,12 +29,17 @@ def main(smk):
     verdicts, duels = verdict_tables(smk.params.config, reference, folds, summary, reuters_f1)
     write_csv_atomic(smk.output.verdicts, verdicts)
     write_csv_atomic(smk.output.duels, duels)
+    study = study_section(smk.params.config)
+    questions, question_duels = question_tables(reference, folds, summary, study["datasets"])
+    write_csv_atomic(smk.output.questions, questions)
+    write_csv_atomic(smk.output.question_duels, question_duels)
+    added = readings(study)[PRIMARY].get("add") or []
+    learner_figure(summary, study["datasets"], added, Path(smk.output.learners).with_suffix(""))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
     # the document reads the tables back, as a later rebuild from the committed tables would
     verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)
     forest_figure(duels, list(dict.fromkeys(verdicts.reading)),
                   Path(smk.output.forest).with_suffix(""))
-    study = study_section(smk.params.config)
     unswept = [name for name, r in readings(study).items() if "sweep" not in r]
     noise_figure(noise_duels(folds, unswept, study["datasets"]),
                  Path(smk.output.noise).with_suffix(""))
@@ -43,7 +50,8 @@ def main(smk):
                                chosen_c_table(folds), Path(smk.output.forest),
                                Path(smk.output.noise),
                                reuters_seed_tests(reuters_f1, reference)
-                               if source == "sensitivity_reuters" else None)
+                               if source == "sensitivity_reuters" else None,
+                               questions, question_duels, Path(smk.output.learners))
     out = Path(smk.output.md).parent
     provenance.add_section(doc, Path.cwd(), results, smk.params.table_sets,
                            Path(smk.input.lock), out,

@@ -1,21 +1,45 @@
 """Learners from the config section ``algorithms``: name -> {learner, params}.
 
-The names are what the result tables show (``C4.5``, ``AdaBoost``, ``WeightDecay``,
-``EpsilonBoost``, ``WeightBoost``, ``RegBoost``, and any ablation a user adds). Boosters get
-the experiment's ``rounds`` unless their params set ``n_estimators``, and the ``random_state``
-the experiment derives for the fold (used only by readings that draw: resampling, inner CV);
-``params.base`` holds the parameters of their base learner: C4.5's, or
-``{learner: DecisionStump, ...}`` for decision stumps.
+The names are what the result tables show (``C4.5``, ``AdaBoost``, ``WeightBoost``, ...,
+``RandomForest``). ``learner`` is one of the project's learners (``LEARNERS``) or the dotted
+import path of any scikit-learn-compatible classifier, an *outside* learner
+(``sklearn.ensemble.RandomForestClassifier``); ``params`` are its constructor arguments.
 
-``check_learner`` builds an entry and checks its parameters (names, types, ranges) without
-fitting anything: the workflow calls it for every entry before any job starts.
+* The project's boosters get the experiment's ``rounds`` unless their params set
+  ``n_estimators``; ``params.base`` holds the parameters of their base learner: C4.5's, or
+  ``{learner: DecisionStump, ...}`` for decision stumps.
+* An outside learner gets its own defaults, no rounds. A parameter that is itself a learner is
+  written as an entry is: ``estimator: {learner: C45, params: {...}}``.
+* Every learner whose constructor takes ``random_state`` gets the seed the experiment derives
+  for the fold, unless its params set one (the project's boosters use it only when they draw:
+  resampling, inner CV).
+* Nominal attributes (pandas' categorical columns of the UCI tables) reach the project's
+  learners as they are. An outside learner gets them in one of three ways (docs/protocol.md
+  §3.1): a learner with a ``categorical_features`` parameter (HistGradientBoosting) the table
+  as it is, for its native support; a learner holding one of the project's learners (Bagging
+  of C4.5) their category codes, marked nominal in every nested learner's
+  ``nominal_features``, so C4.5 keeps its multiway splits; any other learner one-hot columns.
+
+An outside learner's code is not the project's, so a cell key cannot digest it: ``keyed_spec``
+adds to the entry each outside class with its distribution and version (or, for a module no
+installed distribution holds, its file's SHA-256), and ``make_learner`` stops when the class it
+imports is not the one the cell was keyed with.
+
+``check_learner`` builds an entry and checks its parameters (names, types, ranges, with
+scikit-learn's parameter validation where the class has it) without fitting anything: the
+workflow calls it for every entry before any job starts.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib
 import inspect
+from importlib import metadata
+from pathlib import Path
 
-from weightboost.errors import ConfigError
+from weightboost.errors import ConfigError, ReproError
 
 LEARNERS = {  # learner name -> "module:class", imported when an entry uses it
     "C45": "weightboost.c45:C45", "AdaBoost": "weightboost.boosting:AdaBoost",
@@ -28,63 +52,210 @@ LEARNERS = {  # learner name -> "module:class", imported when an entry uses it
     "KnnLabelSpreading": "weightboost.semi_supervised:KnnLabelSpreading",
 }
 BASE_LEARNERS = {"C45": "weightboost.c45:C45", "DecisionStump": "weightboost.stumps:DecisionStump"}
+IMPORTS = "imports"  # the key of the outside classes in a keyed entry (``keyed_spec``)
 
 
 def _imported(path: str):
-    import importlib
-
     module, _, cls = path.partition(":")
     return getattr(importlib.import_module(module), cls)
 
 
+def is_outside(kind) -> bool:
+    """Whether ``learner: kind`` names a class by its import path, not one of ``LEARNERS``."""
+    return isinstance(kind, str) and kind not in LEARNERS and "." in kind
+
+
 def learner_class(name: str, kind):
-    if kind not in LEARNERS:
-        raise ConfigError(f"algorithms.{name}.learner is {kind!r}; use one of {list(LEARNERS)}")
-    return _imported(LEARNERS[kind])
+    if kind in LEARNERS:
+        return _imported(LEARNERS[kind])
+    if not is_outside(kind):
+        raise ConfigError(f"algorithms.{name}.learner is {kind!r}; use one of {list(LEARNERS)} "
+                          "or the import path of a scikit-learn classifier, e.g. "
+                          "sklearn.ensemble.RandomForestClassifier")
+    module, _, attribute = kind.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), attribute, None)
+    except ImportError as exc:
+        raise ConfigError(f"algorithms.{name}.learner: {kind} does not import ({exc}); install "
+                          "its package or fix the path") from None
+    if not inspect.isclass(cls):
+        raise ConfigError(f"algorithms.{name}.learner: module {module} has no class "
+                          f"{attribute}")
+    return cls
+
+
+def _is_entry(value) -> bool:
+    return isinstance(value, dict) and "learner" in value
+
+
+def _outside_paths(spec: dict) -> list[str]:
+    """Every outside class an entry names, nested learners included, in the order written."""
+    paths = [spec["learner"]] if is_outside(spec.get("learner")) else []
+    params = spec.get("params") or {}
+    base = params.get("base")
+    if isinstance(base, dict) and is_outside(base.get("learner")):
+        paths.append(base["learner"])
+    for value in params.values():
+        if _is_entry(value) and value is not base:
+            paths += _outside_paths(value)
+    return list(dict.fromkeys(paths))
+
+
+@functools.lru_cache(maxsize=None)
+def class_code(path: str) -> str:
+    """What an outside class's code is: ``<distribution> <version>`` of the installed
+    distribution that holds its top-level package, else ``sha256 <digest>`` of its module's
+    file (a module of the user's, e.g. one beside a test)."""
+    module = path.rpartition(".")[0]
+    distributions = metadata.packages_distributions().get(module.partition(".")[0])
+    if distributions:
+        name = sorted(distributions)[0]
+        return f"{name} {metadata.version(name)}"
+    source = Path(importlib.import_module(module).__file__)
+    return "sha256 " + hashlib.sha256(source.read_bytes()).hexdigest()
+
+
+def keyed_spec(spec: dict) -> dict:
+    """The entry as a cell key digests it: with ``imports`` (outside class -> ``class_code``)
+    when it names an outside class; the project's entries as they are (their code is in the
+    key's code digest)."""
+    paths = _outside_paths(spec)
+    return {**spec, IMPORTS: {p: class_code(p) for p in paths}} if paths else spec
+
+
+def _check_imports(name: str, spec: dict) -> None:
+    for path, code in (spec.get(IMPORTS) or {}).items():
+        if class_code(path) != code:
+            raise ReproError(f"algorithms.{name}: {path} is {class_code(path)} here, but the "
+                             f"cell was keyed with {code}: run the job where the workflow "
+                             "planned it, or plan again")
 
 
 def base_learner(name: str, base: dict):
     """The base learner of ``params.base``: C4.5 with these parameters (e.g. {pruning: false}),
-    or a decision stump with ``learner: DecisionStump``."""
+    or a decision stump with ``learner: DecisionStump``, or an outside class by its path."""
     params = dict(base or {})
     kind = params.pop("learner", "C45")
-    if kind not in BASE_LEARNERS:
+    if is_outside(kind):
+        cls = learner_class(f"{name}.params.base", kind)
+    elif kind in BASE_LEARNERS:
+        cls = _imported(BASE_LEARNERS[kind])
+    else:
         raise ConfigError(f"algorithms.{name}.params.base.learner is {kind!r}; use one of "
-                          f"{list(BASE_LEARNERS)}")
+                          f"{list(BASE_LEARNERS)} or an import path")
     try:
-        return _imported(BASE_LEARNERS[kind])(**params)
+        return cls(**params)
     except TypeError as exc:
         raise ConfigError(f"algorithms.{name}.params.base: {exc}") from None
 
 
-def make_learner(name: str, spec: dict, rounds: int, random_state=None):
+def _takes(cls, parameter: str) -> bool:
+    return parameter in inspect.signature(cls.__init__).parameters
+
+
+def _build(name: str, spec: dict, rounds: int, random_state):
     kind = spec.get("learner")
     cls = learner_class(name, kind)
     params = dict(spec.get("params") or {})
-    if kind != "C45":
-        if "n_estimators" in inspect.signature(cls.__init__).parameters:  # the boosters
+    if is_outside(kind):
+        for key, value in params.items():
+            if _is_entry(value):
+                params[key] = _build(f"{name}.params.{key}", value, rounds, None)
+    elif kind != "C45":
+        if _takes(cls, "n_estimators"):  # the boosters
             params.setdefault("n_estimators", rounds)
-        params.setdefault("random_state", random_state)
         if "base" in params:
             params["base_estimator"] = base_learner(name, params.pop("base"))
+    if random_state is not None and _takes(cls, "random_state"):
+        params.setdefault("random_state", random_state)
     try:
         return cls(**params)
     except TypeError as exc:
         raise ConfigError(f"algorithms.{name}.params: {exc}") from None
 
 
+def make_learner(name: str, spec: dict, rounds: int, random_state=None, nominal=None):
+    """The learner of entry ``name`` (a keyed entry's ``imports`` are checked against the
+    classes this process imports). ``nominal``: the training table's categorical columns
+    (name -> categories, in column order), which an outside learner gets as the module's
+    docstring says."""
+    _check_imports(name, spec)
+    learner = _build(name, spec, rounds, random_state)
+    if nominal and is_outside(spec.get("learner")):
+        return with_nominal(learner, nominal)
+    return learner
+
+
+def with_nominal(learner, nominal: dict):
+    """An outside ``learner`` fed the table's nominal columns (name -> categories) in the one
+    way that suits it: as they are (native categorical support), as codes marked nominal for
+    the project's learners it holds, or one-hot."""
+    import numpy as np
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
+
+    if "categorical_features" in learner.get_params(deep=False):
+        return learner
+    columns, categories = list(nominal), [list(c) for c in nominal.values()]
+    nested = [key for key in learner.get_params(deep=True) if key.endswith("__nominal_features")]
+    if nested:  # the transformer puts the nominal columns first
+        learner.set_params(**{key: list(range(len(columns))) for key in nested})
+        encoder = OrdinalEncoder(categories=categories, dtype=np.float64)
+    else:  # a missing nominal value (none in the UCI sets) becomes a row of zeros
+        encoder = OneHotEncoder(categories=categories, handle_unknown="ignore",
+                                sparse_output=False, dtype=np.float64)
+    return make_pipeline(ColumnTransformer([("nominal", encoder, columns)],
+                                           remainder="passthrough"), learner)
+
+
+def nominal_columns(X) -> dict:
+    """The categorical columns of a table (name -> categories), for ``make_learner``."""
+    import pandas as pd
+
+    if not isinstance(X, pd.DataFrame):
+        return {}
+    return {c: list(X[c].cat.categories) for c in X.columns
+            if isinstance(X[c].dtype, pd.CategoricalDtype)}
+
+
+def _estimators(learner, where="params"):
+    """(config key, learner) for the learner and every learner it holds as a parameter."""
+    yield where, learner
+    params = learner.get_params(deep=False) if hasattr(learner, "get_params") else {}
+    for key, value in params.items():
+        if hasattr(value, "fit") and not inspect.isclass(value):
+            yield from _estimators(value, f"{where}.{'base' if key == 'base_estimator' else key}")
+
+
 def check_learner(name: str, spec: dict, rounds: int):
     """Build the learner of entry ``name`` and check its parameters; a ConfigError names the
     entry and the parameter. Returns the (unfitted) learner."""
     learner = make_learner(name, spec, rounds)
-    checks = [learner]
-    base = getattr(learner, "base_estimator", None)
-    if base is not None:
-        checks.append(base)
-    for estimator in checks:
+    if is_outside(spec.get("learner")):
+        _check_classifier(name, learner)
+    for where, estimator in _estimators(learner):
+        if hasattr(estimator, "_check_params"):  # the project's learners
+            check = estimator._check_params
+        elif hasattr(estimator, "_parameter_constraints"):  # scikit-learn's validation
+            check = estimator._validate_params
+        else:
+            continue
         try:
-            estimator._check_params()
-        except ValueError as exc:
-            where = "params.base" if estimator is base else "params"
+            check()
+        except (ValueError, TypeError) as exc:
             raise ConfigError(f"algorithms.{name}.{where}: {exc}") from None
     return learner
+
+
+def _check_classifier(name: str, learner) -> None:
+    from sklearn.base import is_classifier
+
+    try:
+        classifier = is_classifier(learner)
+    except Exception:  # noqa: BLE001 - a class outside scikit-learn's conventions
+        classifier = False
+    if not (classifier and hasattr(learner, "fit") and hasattr(learner, "predict")):
+        raise ConfigError(f"algorithms.{name}.learner: {type(learner).__module__}."
+                          f"{type(learner).__name__} is not a scikit-learn classifier "
+                          "(is_classifier is false): the cells fit and predict labels")

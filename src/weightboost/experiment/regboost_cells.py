@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.errors import ConfigError
+from weightboost.experiment.cell_names import parse_cell_name
 from weightboost.experiment.learners import make_learner
 from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
 from weightboost.experiment.uci import load_experiment_table
@@ -91,7 +92,7 @@ def fit_or_explain(model, cell: str, dataset: str, X, y, **extra):
     except ValueError as exc:
         if "n_neighbors" not in str(exc):
             raise
-        entry = cell.partition("~")[0]
+        entry = parse_cell_name(cell)[0]
         raise ConfigError(f"{dataset}, {cell}: {exc}; lower algorithms.{entry}.params."
                           "n_neighbors or use fewer folds") from None
 

@@ -13,7 +13,10 @@ is keeps its plain name. Cells are those of the UCI grid (``results/cells/uci/..
 rule, folds, noise and seeds), so a cell whose parameters equal the primary run's is computed
 once, whatever the number of readings that use it, and repeat 0 is the primary run's own.
 
-A reading (or a sweep) may name its own ``noise_levels`` and ``repeats``: the β sweep can so
+A reading may also run config entries besides the study's algorithms (``add``: the primary
+reading's baselines, bagging, random forests and gradient boosting, compared with the papers'
+boosters on the same folds and noisy labels). A reading (or a sweep) may name its own
+``noise_levels`` and ``repeats``: the β sweep can so
 cover every noise level while the claims' readings stop at the claims' levels, and a costly
 reading (Weight Decay with C chosen by inner CV) can run on the first repeats only. Its
 comparisons stay paired: repeat r has the same folds and noisy labels in every reading, and
@@ -91,9 +94,21 @@ def readings(study: dict, selected: bool = True) -> dict[str, dict]:
     return out
 
 
+def reading_algorithms(study: dict, reading: dict) -> list[str]:
+    """The algorithms a reading is read on: the study's, then those it adds (``add``)."""
+    return list(dict.fromkeys([*study["algorithms"], *(reading.get("add") or [])]))
+
+
+def study_algorithms(study: dict) -> list[str]:
+    """Every algorithm of the study's tables, in order: the study's, then the readings' added."""
+    return list(dict.fromkeys(a for r in readings(study).values()
+                              for a in reading_algorithms(study, r)) or study["algorithms"])
+
+
 def used_algorithms(study: dict) -> list[str]:
-    """Every config entry the study runs: its algorithms, then those readings replace them with."""
-    entries = list(study["algorithms"])
+    """Every config entry the study runs: its algorithms and those readings add, then those
+    readings replace them with."""
+    entries = study_algorithms(study)
     for reading in readings(study).values():
         entries += list((reading.get("replace") or {}).values())
     return list(dict.fromkeys(entries))
@@ -127,7 +142,7 @@ def plan(config: dict) -> pd.DataFrame:
     rows = []
     for name, reading in readings(study).items():
         cells = {algorithm: resolve(config, reading, algorithm)
-                 for algorithm in study["algorithms"]}
+                 for algorithm in reading_algorithms(study, reading)}
         for noise in reading.get("noise_levels", study["noise_levels"]):
             rows += [{"reading": name, "noise": float(noise), "algorithm": algorithm,
                       "cell": cell, "repeats": int(reading.get("repeats", study["repeats"]))}
@@ -155,11 +170,14 @@ def check_study(config: dict) -> None:
             raise ConfigError(f"sensitivity.datasets names {name!r}, which has no spec under "
                               "'datasets'")
     known = config.get("algorithms", {})
-    for algorithm in study["algorithms"]:
-        if algorithm not in known:
-            raise ConfigError(f"sensitivity.algorithms names {algorithm!r}, which is not a key "
-                              f"of the config section 'algorithms' (known: {sorted(known)})")
     defined = readings(study, selected=False)
+    named = [("sensitivity.algorithms", a) for a in study["algorithms"]]
+    named += [(f"sensitivity.readings.{name}.add", a) for name, r in defined.items()
+              for a in r.get("add") or []]
+    for key, algorithm in named:
+        if algorithm not in known:
+            raise ConfigError(f"{key} names {algorithm!r}, which is not a key of the config "
+                              f"section 'algorithms' (known: {sorted(known)})")
     sweep_params = {r["sweep"]["param"] for r in defined.values() if "sweep" in r}
     for name in study.get("run") or []:
         if name not in defined and name not in sweep_params:

@@ -61,25 +61,27 @@ def sensitivity_cell(table, sidecar, output, dataset, noise, algorithm, repeats,
     from weightboost.experiment.cell_names import stop_twin
     from weightboost.experiment.uci import CELL_COLUMNS, load_experiment_table, run_repeats
 
-    X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
     repeats = int(repeats)
+
+    def computed(numbers):
+        X, y = load_experiment_table(table, sidecar, dataset, data.get("table_sha256"))
+        return run_repeats(X, y, dataset, float(noise), algorithm, learner, numbers, protocol)
+
     if stop_cell is None:
-        frame = run_repeats(X, y, dataset, float(noise), algorithm, learner, repeats, protocol)
-        write_csv_atomic(output, frame)
+        write_csv_atomic(output, computed(repeats))
         return
     twin = stop_twin(algorithm)
-    stop = pd.read_csv(stop_cell)  # pandas 3 reads floats round-trip
     if twin is None or (learner.get("params") or {}).get("on_degenerate") != "restart":
         raise ConfigError(f"{algorithm} does not restart on a degenerate round: no cell can "
                           "stand for its repeats")
+    stop = pd.read_csv(stop_cell)  # pandas 3 reads floats round-trip
     if set(stop.algorithm) != {twin} or set(stop.dataset) != {dataset} or \
             set(stop.noise) != {float(noise)}:
         raise ConfigError(f"{stop_cell} is not the cell of {twin} on {dataset} at noise {noise}")
     rounds = make_learner(algorithm, learner, protocol["rounds"]).n_estimators
     copied = set(copyable_repeats(stop, protocol["folds"], rounds)) & set(range(repeats))
-    computed = [r for r in range(repeats) if r not in copied]
-    ran = (run_repeats(X, y, dataset, float(noise), algorithm, learner, computed, protocol)
-           if computed else None)
+    rest = [r for r in range(repeats) if r not in copied]
+    ran = computed(rest) if rest else None
     frames = [stop[stop.repeat == r].assign(algorithm=algorithm) if r in copied
               else ran[ran.repeat == r] for r in range(repeats)]
     logging.getLogger("weightboost").info(

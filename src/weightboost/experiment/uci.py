@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from weightboost.data.uci import load_table, verify_table
-from weightboost.experiment.learners import make_learner
+from weightboost.experiment.learners import make_learner, nominal_columns
 from weightboost.experiment.protocol import cpu_seconds, folds, learner_seed, noisy_labels
 from weightboost.fileio import write_csv_atomic
 
@@ -54,11 +54,12 @@ def run_repeats(X, y, dataset: str, noise: float, algorithm: str, spec: dict, re
 def _run_repeat(X, y, dataset, noise, algorithm, spec, repeat, experiment) -> pd.DataFrame:
     rows = []
     splits = folds(y, experiment["folds"], experiment["seed"], dataset, repeat)
+    nominal = nominal_columns(X)
     for fold, (train, test) in enumerate(splits):
         y_train, flipped = noisy_labels(y[train], noise, experiment["seed"], dataset, repeat,
                                         fold)
         model = make_learner(algorithm, spec, experiment["rounds"],
-                             learner_seed(experiment["seed"], dataset, repeat, fold))
+                             learner_seed(experiment["seed"], dataset, repeat, fold), nominal)
         start = cpu_seconds()
         model.fit(X.iloc[train], y_train)
         fitted = cpu_seconds()

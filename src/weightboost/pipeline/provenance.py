@@ -62,7 +62,8 @@ TABLE_SET_CODE = {"uci": _UCI_CELL,
                                           "reuters/stage.py", "reuters/text.py",
                                           "experiment/reuters.py", "experiment/cell_names.py"),
                   "regboost": _UCI_CELL + ("boosting/regboost.py", "stumps",
-                                           "experiment/regboost_cells.py", "semi_supervised.py"),
+                                           "experiment/regboost_cells.py", "semi_supervised.py",
+                                           "experiment/cell_names.py"),
                   # the UCI grid's cells under other parameters, by the study's cell job
                   "sensitivity": _UCI_CELL + ("experiment/study_cells.py",
                                               "experiment/cell_names.py")}

@@ -378,6 +378,74 @@ def reuters_seed_tests(study_f1: pd.DataFrame, reference: dict) -> pd.DataFrame 
     return pd.DataFrame(rows) if rows else None
 
 
+QUESTION_COLUMNS = ["question", "duel", "noise", "algorithm", "versus", "wins", "ties", "losses",
+                    "needed", "holds", "difference", "ci_low", "ci_high", "p_value"]
+
+
+def question_tables(reference: dict, folds: pd.DataFrame, summary: pd.DataFrame, datasets):
+    """The questions beyond both papers (the reference's ``questions`` and ``question_checks``)
+    under the primary reading, where the baselines run: (one row per duel: win/tie/loss over
+    the datasets, what it needs, whether it holds, the mean difference over the datasets in
+    error points with its 95 % t interval and the Wilcoxon p across datasets; the per-dataset
+    rows as ``sensitivity_duels.csv`` has them). A question whose algorithms or noise levels
+    the primary reading lacks is left out (both frames are empty when none is left)."""
+    part, part_folds = summary[summary.reading == PRIMARY], folds[folds.reading == PRIMARY]
+    present, levels = set(part.algorithm), set(part.noise.round(4))
+    rows, per_dataset = [], []
+    for check in reference.get("question_checks") or []:
+        if any({d["algorithm"], d["versus"]} - present or round(float(d["noise"]), 4)
+               not in levels for d in check["duels"]):
+            continue
+        for k, duel in enumerate(check["duels"]):
+            run = claim_checks.run_duel(duel, part, part_folds, None, datasets, corrected_p)
+            duel_rows = _duel_rows(check["id"], k, PRIMARY, duel, part_folds, datasets)
+            over = next(r for r in duel_rows if r["dataset"] == "all")
+            rows.append({"question": check["id"], "duel": k, "noise": float(duel["noise"]),
+                         "algorithm": duel["algorithm"], "versus": duel["versus"],
+                         **{key: run[key] for key in ("wins", "ties", "losses", "needed",
+                                                      "holds")},
+                         **{key: over[key] for key in ("difference", "ci_low", "ci_high",
+                                                       "p_value")}})
+            per_dataset += duel_rows
+    duels = pd.DataFrame(per_dataset, columns=DUEL_COLUMNS).rename(columns={"claim": "question"})
+    return pd.DataFrame(rows, columns=QUESTION_COLUMNS), duels
+
+
+def learner_figure(summary: pd.DataFrame, datasets, added, stem: Path) -> list[Path]:
+    """Under the primary reading, one panel per dataset: each algorithm's mean test error (%)
+    against the label noise of the training folds; the baselines the reading ``added``
+    dashed."""
+    import matplotlib.pyplot as plt
+
+    part = summary[summary.reading == PRIMARY]
+    algorithms = list(dict.fromkeys(part.algorithm))
+    shown = [d for d in datasets if d in set(part.dataset)]
+    cols = min(4, max(len(shown), 1))
+    nrows = (max(len(shown), 1) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, sharex=True, squeeze=False,
+                             figsize=(2.6 * cols, 2.2 * nrows + 0.7))
+    for ax, dataset in zip(axes.flat, shown):
+        here = part[part.dataset == dataset]
+        for k, algorithm in enumerate(algorithms):
+            line = here[here.algorithm == algorithm].sort_values("noise")
+            ax.plot(100 * line.noise, 100 * line.error_mean, marker="o", ms=2.5, lw=1,
+                    color=f"C{k}", ls="--" if algorithm in added else "-", label=algorithm)
+        ax.set_title(DISPLAY.get(dataset, dataset), fontsize=8)
+        ax.set_xticks(sorted(set(100 * part.noise.round(4))))
+        ax.xaxis.set_tick_params(labelbottom=True)
+        ax.set_xlabel("label noise (%)", fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("test error (%)", fontsize=8)
+    for ax in list(axes.flat)[len(shown):]:
+        ax.axis("off")
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 8) or 1, fontsize=7,
+               frameon=False)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return save(fig, stem)
+
+
 # the noise figure's comparisons: the paper's (WeightBoost against AdaBoost, Table 4) and the
 # other regularised booster against the same baseline
 NOISE_COMPARISONS = (("WeightBoost", "AdaBoost"), ("EpsilonBoost", "AdaBoost"))
@@ -520,13 +588,55 @@ def scope_text(config: dict) -> str:
     return text
 
 
+def _questions_section(doc, questions: pd.DataFrame, per_dataset: pd.DataFrame | None,
+                       reference: dict) -> None:
+    texts = dict(zip((c["id"] for c in reference.get("question_checks") or []),
+                     reference.get("questions") or []))
+    doc.paragraph("Three questions neither paper asks, kept as data beside the claims "
+                  "(`config/reference/jin2003_tables.yaml`, `questions`) and answered on the "
+                  f"`{PRIMARY}` reading's paired runs. Per comparison: win/tie/loss over the "
+                  "sets (mean error, tie at 0.1 points), the wins it needs, the mean difference "
+                  "over the sets (error points, first minus second: negative favours the first) "
+                  "with its 95 % t interval, and the Wilcoxon signed-rank p across sets. The "
+                  "answer is yes when every comparison has the wins it needs.")
+    answers = questions.groupby("question", sort=False).holds.all()
+    doc.table(pd.DataFrame({
+        "question": [texts.get(q, q) if k == 0 else "" for q, k in
+                     zip(questions.question, questions.duel)],
+        "answer": ["yes" if answers[q] else "no" if k == 0 else "" for q, k in
+                   zip(questions.question, questions.duel)],
+        "comparison": [f"{a} − {b} at {_percent(n)}" for a, b, n in
+                       zip(questions.algorithm, questions.versus, questions.noise)],
+        "win/tie/loss": [f"{w}/{t}/{l} (needs {n})" for w, t, l, n in zip(
+            questions.wins, questions.ties, questions.losses, questions.needed)],
+        "difference": [f"{display.signed(m)} {display.interval(lo, hi)} "
+                       f"p={display.p_text(p)}" for m, lo, hi, p in zip(
+                           questions.difference, questions.ci_low, questions.ci_high,
+                           questions.p_value)]}), index=False)
+    if per_dataset is not None and len(per_dataset):
+        rows = per_dataset[per_dataset.dataset != "all"]
+        doc.paragraph("Per set: the difference (error points) and the corrected resampled "
+                      "t-test's p (Nadeau & Bengio 2003) over the paired runs:")
+        wide = rows.assign(
+            comparison=[f"{a} − {b}, {_percent(n)}" for a, b, n in
+                        zip(rows.algorithm, rows.versus, rows.noise)],
+            value=[f"{display.signed(m)} (p={display.p_text(p)})"
+                   for m, p in zip(rows.difference, rows.p_value)],
+            dataset=rows.dataset.map(lambda d: DISPLAY.get(d, d)))
+        doc.table(wide.pivot_table(index="dataset", columns="comparison", values="value",
+                                   aggfunc="first", sort=False))
+
+
 def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: pd.DataFrame,
                          duels: pd.DataFrame, reference: dict, beta_png: Path | None,
                          scope: str = "", beta: pd.DataFrame | None = None,
                          beta_tests: pd.DataFrame | None = None,
                          chosen_c: pd.DataFrame | None = None,
                          forest_png: Path | None = None, noise_png: Path | None = None,
-                         reuters_seeds: pd.DataFrame | None = None):
+                         reuters_seeds: pd.DataFrame | None = None,
+                         questions: pd.DataFrame | None = None,
+                         question_duels: pd.DataFrame | None = None,
+                         learners_png: Path | None = None):
     """The report's Sensitivity section as a document of its own (reports/sensitivity.*)."""
     from weightboost.report.document import Document
 
@@ -540,6 +650,16 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                   "tables are `report.md`.")
     if scope:
         doc.paragraph(scope)
+    questions = questions if questions is not None and len(questions) else None
+    if learners_png is not None or questions is not None:
+        doc.heading("Beyond the papers: bagging, random forests, gradient boosting")
+    if learners_png is not None:
+        doc.image(Path(learners_png), "Mean test error (%) against the label noise of the "
+                  f"training folds, per data set, under `{PRIMARY}`: the paper's learners "
+                  "(solid) and the baselines a user would pick today (dashed; "
+                  "docs/protocol.md §3.1), on the same folds and noisy labels")
+    if questions is not None:
+        _questions_section(doc, questions, question_duels, reference)
     doc.heading("Verdicts")
     if forest_png is not None:
         doc.image(Path(forest_png), "Each claim's first comparison under every reading: mean "
@@ -614,12 +734,14 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
                   f"below {SIGNIFICANT:g}")
     if noise is not None:
         doc.paragraph(f"Under `{PRIMARY}`: mean test error (%) over the datasets per noise level, "
-                      "and in brackets the mean boosting rounds used (of 100):")
+                      "and in brackets the mean boosting rounds used (of 100; 1 for C4.5 and "
+                      "the outside learners, which report no rounds):")
         doc.table(noise)
     doc.heading("Rounds, distance to the paper, cost")
     shared = shared_noise(summary)
     levels = ", ".join(map(_percent, sorted(set(shared.noise.round(4)))))
-    boosters = shared[shared.algorithm != "C4.5"]
+    every = set.intersection(*(set(p.algorithm) for _, p in shared.groupby("reading")))
+    boosters = shared[shared.algorithm.isin(every - {"C4.5"})]  # not a reading's baselines
     if len(boosters):
         doc.paragraph(f"Mean boosting rounds used per reading (over datasets, runs and the "
                       f"noise levels every reading has: {levels}; the protocol allows 100):")

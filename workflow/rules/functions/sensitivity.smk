@@ -4,7 +4,8 @@ import pandas as pd
 from weightboost.experiment.cell_names import stop_twin
 from weightboost.experiment.sensitivity import (PLAN_COLUMNS, REUTERS_PLAN_COLUMNS, cell_jobs,
                                                plan as sensitivity_plan, reuters_plan,
-                                               reuters_source, study_section)
+                                               reuters_source, study_algorithms,
+                                               study_section)
 from weightboost.experiment.study_cells import differs_only_in_restart
 
 

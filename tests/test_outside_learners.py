@@ -1,0 +1,182 @@
+"""Learners by import path (config ``algorithms.<name>.learner``; docs/protocol.md §3.1): built
+with their params and the fold's seed, fed nominal attributes in the one documented way, keyed
+by their distribution's version or their module's file, checked before any job; and one added
+by config alone, from a test module, through the real workflow."""
+
+import copy
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn
+
+from conftest import ROOT, run_snakemake
+from weightboost.c45 import C45
+from weightboost.errors import ConfigError, ReproError
+from weightboost.experiment.learners import (check_learner, keyed_spec, make_learner,
+                                             nominal_columns)
+
+HERE = Path(__file__).parent
+RF = {"learner": "sklearn.ensemble.RandomForestClassifier", "params": {"n_estimators": 7}}
+HGB = {"learner": "sklearn.ensemble.HistGradientBoostingClassifier", "params": {}}
+BAGGING = {"learner": "sklearn.ensemble.BaggingClassifier",
+           "params": {"estimator": {"learner": "C45", "params": {"pruning": False}},
+                      "n_estimators": 3}}
+
+
+def test_an_outside_learner_gets_its_params_and_the_folds_seed_but_not_the_rounds():
+    forest = make_learner("RF", RF, rounds=100, random_state=5)
+    assert type(forest).__name__ == "RandomForestClassifier"
+    assert (forest.n_estimators, forest.random_state) == (7, 5)
+    bagging = make_learner("Bagging", BAGGING, rounds=100, random_state=5)
+    assert isinstance(bagging.estimator, C45) and bagging.estimator.pruning is False
+    assert bagging.n_estimators == 3
+    seeded = make_learner("RF", {**RF, "params": {"random_state": 1}}, 100, random_state=5)
+    assert seeded.random_state == 1  # the entry's own seed wins
+
+
+def nominal_table(seed=0, n=120):
+    """A 3-valued nominal attribute that decides the label (a, c: +1; b: -1) and a numeric one
+    that does not: a multiway split reaches it in one level, a binary split on codes in two."""
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(["a", "b", "c"], size=n)
+    X = pd.DataFrame({"colour": pd.Categorical(colour, categories=["a", "b", "c"]),
+                      "size": rng.normal(size=n)})
+    return X, np.where(colour == "b", -1, 1)
+
+
+def test_c45_in_a_bagging_ensemble_keeps_its_multiway_nominal_splits():
+    X, y = nominal_table()
+    spec = {**BAGGING, "params": {**BAGGING["params"], "n_estimators": 1, "bootstrap": False}}
+    model = make_learner("Bagging", spec, 100, 0, nominal_columns(X)).fit(X, y)
+    tree = model[-1].estimators_[0]
+    assert tree.nominal_features == [0]
+    assert (tree.get_depth(), tree.get_n_leaves()) == (1, 3)
+    assert np.mean(model.predict(X) == y) == 1.0
+
+
+def test_a_learner_without_native_support_gets_one_hot_nominal_columns():
+    X, y = nominal_table()
+    model = make_learner("RF", RF, 100, 0, nominal_columns(X)).fit(X, y)
+    assert model[0].transform(X).shape == (len(X), 3 + 1)  # colour's 3 values, then size
+
+
+def test_gradient_boosting_gets_the_table_as_it_is_for_its_native_categorical_support():
+    X, y = nominal_table()
+    model = make_learner("HGB", HGB, 100, 0, nominal_columns(X))
+    assert type(model).__name__ == "HistGradientBoostingClassifier"
+    assert list(model.fit(X, y).is_categorical_) == [True, False]
+
+
+def test_an_entrys_key_holds_each_outside_class_with_its_code():
+    spec = {"learner": "outside_learner.NearestMean", "params": {"shrink": 0.1}}
+    keyed = keyed_spec(spec)
+    digest = hashlib.sha256((HERE / "outside_learner.py").read_bytes()).hexdigest()
+    assert keyed["imports"] == {"outside_learner.NearestMean": f"sha256 {digest}"}
+    assert keyed_spec(BAGGING)["imports"] == {
+        "sklearn.ensemble.BaggingClassifier": f"scikit-learn {sklearn.__version__}"}
+    project = {"learner": "AdaBoost", "params": {"base": {"learner": "DecisionStump"}}}
+    assert keyed_spec(project) == project  # the project's code is in the key's code digest
+
+
+def test_a_job_whose_outside_class_is_not_the_keyed_one_stops():
+    keyed = keyed_spec(RF)
+    make_learner("RF", keyed, 100)
+    other = {**keyed, "imports": {RF["learner"]: "scikit-learn 0.1"}}
+    with pytest.raises(ReproError, match="RandomForestClassifier is scikit-learn .* keyed with "
+                                         "scikit-learn 0.1"):
+        make_learner("RF", other, 100)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"learner": "sklearn.ensembel.RandomForestClassifier"},
+     r"algorithms\.X\.learner: sklearn\.ensembel\.RandomForestClassifier does not import"),
+    ({"learner": "sklearn.ensemble.RandomForest"},
+     r"algorithms\.X\.learner: module sklearn\.ensemble has no class RandomForest"),
+    ({"learner": "sklearn.linear_model.LinearRegression"},
+     r"algorithms\.X\.learner: .*LinearRegression is not a scikit-learn classifier"),
+    ({"learner": "outside_learner.NotAClassifier"}, r"NotAClassifier is not a scikit-learn"),
+    ({**RF, "params": {"n_estimators": 0}}, r"algorithms\.X\.params: .*n_estimators"),
+    ({**RF, "params": {"max_depht": 3}}, r"algorithms\.X\.params: .*max_depht"),
+    ({"learner": "outside_learner.NearestMean", "params": {"shrink": 2.0}},
+     r"algorithms\.X\.params: .*shrink"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C45", "params": {"confidence": 2}}}},
+     r"algorithms\.X\.params\.estimator: confidence must be in"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C46"}}},
+     r"algorithms\.X\.params\.estimator\.learner is 'C46'"),
+])
+def test_a_bad_outside_learner_stops_at_planning_naming_the_key(spec, message):
+    with pytest.raises(ConfigError, match=message):
+        check_learner("X", spec, 100)
+
+
+def test_a_bad_outside_learner_stops_the_workflow_before_any_job(tiny_config, tmp_path):
+    config = copy.deepcopy(tiny_config)
+    config["algorithms"]["Forest"] = {**RF, "params": {"n_estimators": 0}}
+    dry = run_snakemake(tmp_path, config, "experiments", "-n")
+    assert dry.returncode != 0
+    output = dry.stdout + dry.stderr
+    assert "invalid config: algorithms.Forest.params:" in output, output[-3000:]
+    assert "n_estimators" in output and "Traceback (most recent call last)" not in output
+
+
+def cold_snakemake(workdir: Path, config: dict, lib: Path, *args):
+    """Snakemake in a process of its own, with ``lib`` on PYTHONPATH: as a user runs it with a
+    module of their own (the tests' warm Snakemake has its imports made already)."""
+    path = workdir / "outside-config.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    env = {k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(lib), env.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                           str(ROOT / "Snakefile"), "--directory", str(workdir), "--configfile",
+                           str(path), "--cores", "2", "--nolock", *args],
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_a_learner_added_by_config_alone_runs_through_the_workflow(tiny_run, tmp_path):
+    from test_workflow_experiments import scheduled
+    from weightboost.data.uci import load_table
+    from weightboost.experiment.protocol import folds, noisy_labels
+    from outside_learner import NearestMean
+
+    workdir, config = tiny_run
+    run, lib = tmp_path / "run", tmp_path / "lib"
+    shutil.copytree(workdir, run, symlinks=True)
+    lib.mkdir()
+    shutil.copy2(HERE / "outside_learner.py", lib / "outside_learner.py")
+    config = copy.deepcopy(config)
+    config["run"] = "outside"
+    config["algorithms"]["Centroid"] = {"learner": "outside_learner.NearestMean",
+                                        "params": {"shrink": 0.1}}
+    config["experiment"]["algorithms"] = ["C4.5", "Centroid"]
+    done = cold_snakemake(run, config, lib, "uci_results")
+    assert done.returncode == 0, done.stderr[-4000:]
+    jobs = scheduled(done.stdout + done.stderr)
+    assert jobs.get("uci_cell") == 3 * 2, done.stderr[-3000:]  # Centroid's; C4.5's were there
+
+    table = pd.read_csv(run / "results" / "runs" / "outside" / "uci_folds.csv")
+    experiment = config["experiment"]
+    for (dataset, noise), part in table[table.algorithm == "Centroid"].groupby(
+            ["dataset", "noise"]):
+        X, y = load_table(run / "data" / "processed" / "uci" / f"{dataset}.csv")
+        expected = []
+        for fold, (train, test) in enumerate(folds(y, experiment["folds"], experiment["seed"],
+                                                   dataset, 0)):
+            labels, _ = noisy_labels(y[train], noise, experiment["seed"], dataset, 0, fold)
+            model = NearestMean(shrink=0.1).fit(X.iloc[train], labels)
+            expected.append(np.mean(model.predict(X.iloc[test]) != y[test]))
+        assert part.sort_values("fold").error.tolist() == pytest.approx(expected, abs=0)
+
+    # the learner's code is not the project's: an edit of its module gets new cells
+    with open(lib / "outside_learner.py", "a") as module:
+        module.write("# edited\n")
+    dry = cold_snakemake(run, config, lib, "uci_results", "-n")
+    assert scheduled(dry.stdout).get("uci_cell") == 3 * 2, dry.stdout[-3000:]
