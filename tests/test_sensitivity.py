@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import run_snakemake
+from conftest import ROOT, run_snakemake
 from weightboost.errors import ConfigError
 from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
 from weightboost.experiment.cell_names import cell_name, parse_cell_name, resolve_spec
 from weightboost.experiment.sensitivity import (cell_jobs, check_study, plan, readings,
                                                 reuters_means, reuters_plan, study_folds,
-                                                study_timing)
+                                                study_section, study_timing)
 
 
 def study_config(main_config, **study):
@@ -677,3 +677,63 @@ def test_a_restart_reading_reads_its_stop_twin_that_the_study_computes(study_run
     mean_twin = by_cell["WeightBoost~normalize=mean,on_degenerate=restart"]
     # WeightBoost~normalize=mean runs repeat 0 only (constant_mean: repeats 1): still its twin
     assert re.search(r'"stop_cell": "[^"]*/WeightBoost~normalize=mean/[0-9a-f]{12}/', mean_twin)
+
+
+def question_frames(bagging_better_on: int, noise_levels=(0.1, 0.2, 0.3)):
+    """Primary-reading folds and summary of 8 sets (2 repeats x 3 folds): Bagging-C4.5's error
+    is AdaBoost's minus 5 points (fold noise aside) on the first ``bagging_better_on`` sets
+    and plus 5 on the others."""
+    from weightboost.experiment.sensitivity import study_summary
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for d in range(8):
+        shift = -0.05 if d < bagging_better_on else 0.05
+        for noise in noise_levels:
+            for repeat in range(2):
+                for fold in range(3):
+                    base = 0.3 + 0.01 * rng.standard_normal()
+                    for algorithm, error in (("AdaBoost", base), ("Bagging-C4.5", base + shift)):
+                        rows.append({"reading": "primary", "dataset": f"set{d}", "noise": noise,
+                                     "algorithm": algorithm, "repeat": repeat, "fold": fold,
+                                     "n_train": 90, "n_test": 10, "error": error, "rounds": 1})
+    folds = pd.DataFrame(rows)
+    return folds, study_summary(folds.assign(cell=folds.algorithm, restarts=0, chosen_C=np.nan))
+
+
+@pytest.mark.parametrize("better_on, answer", [(6, True), (4, False)])
+def test_a_question_is_answered_by_its_duels_on_the_primary_reading(better_on, answer):
+    from weightboost.report.reference import load_reference
+    from weightboost.report.sensitivity import question_tables
+
+    reference = load_reference(ROOT / "config/reference/jin2003_tables.yaml")
+    folds, summary = question_frames(better_on)
+    questions, per_dataset = question_tables(reference, folds, summary,
+                                             [f"set{d}" for d in range(8)])
+    # only the question whose learners ran: WeightBoost and HistGradientBoosting did not
+    assert set(questions.question) == {"bagging_robust"}
+    assert list(questions.noise) == [0.1, 0.2, 0.3]
+    assert list(questions.wins) == [better_on] * 3 and list(questions.needed) == [5] * 3
+    assert list(questions.holds) == [answer] * 3
+    expected = (-5 * better_on + 5 * (8 - better_on)) / 8  # mean over sets, error points
+    assert questions.difference.to_numpy() == pytest.approx(expected, abs=0.02)
+    assert (questions.ci_low < questions.difference).all()
+    assert (per_dataset.dataset != "all").sum() == 3 * 8  # per set and duel
+    # a question at a noise level the reading lacks is left out, not answered "no"
+    folds, summary = question_frames(6, noise_levels=(0.1, 0.2))
+    questions, _ = question_tables(reference, folds, summary, [f"set{d}" for d in range(8)])
+    assert questions.empty
+
+
+def test_a_reading_adds_algorithms_that_run_under_it_alone(main_config):
+    config = study_config(main_config)
+    config["sensitivity"]["readings"]["primary"] = {"add": ["RandomForest"]}
+    table = plan(config)
+    forest = table[table.algorithm == "RandomForest"]
+    assert set(forest.reading) == {"primary"} and set(forest.cell) == {"RandomForest"}
+    assert len(forest) == 2  # its noise levels
+    assert study_section(config)["algorithms"] == ["C4.5", "AdaBoost", "WeightBoost"]
+    config["sensitivity"]["readings"]["primary"] = {"add": ["RandomForrest"]}
+    with pytest.raises(ConfigError, match=r"sensitivity\.readings\.primary\.add names "
+                                          "'RandomForrest'"):
+        check_study(config)

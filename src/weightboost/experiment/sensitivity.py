@@ -186,8 +186,9 @@ def check_study(config: dict) -> None:
     study_readings = readings(study)
     if PRIMARY not in study_readings or study_readings[PRIMARY].get("params") \
             or study_readings[PRIMARY].get("replace"):
-        raise ConfigError("sensitivity.readings must hold 'primary: {}', the reading of the "
-                          "main tables, to compare the others with")
+        raise ConfigError("sensitivity.readings must hold 'primary' without params or "
+                          "replace ('primary: {}', or with the algorithms it adds): the reading "
+                          "of the main tables, to compare the others with")
     takes = set()
     for entry in known.values():
         takes |= set(learner_defaults(learner_class("?", entry.get("learner"))))

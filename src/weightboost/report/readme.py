@@ -235,6 +235,7 @@ SOURCES = {
     "timing": lambda t: t.result("sensitivity", "timing.csv"),        # its seconds per reading
     "duels": lambda t: t.sensitivity_verdicts[1],
     "verdicts": lambda t: t.sensitivity_verdicts[0],
+    "questions": lambda t: t._csv("reports", "tables", "questions.csv"),  # beyond the papers
     "claims": lambda t: t._csv("reports", "tables", "claims.csv"),     # the main tables'
     "table2": lambda t: t._csv("reports", "tables", "table2.csv"),
     "table3": lambda t: t._csv("reports", "tables", "table3.csv"),
