@@ -74,6 +74,41 @@ def test_gradient_boosting_gets_the_table_as_it_is_for_its_native_categorical_su
     assert list(model.fit(X, y).is_categorical_) == [True, False]
 
 
+def test_a_missing_nominal_value_reaches_c45_in_a_bagging_ensemble_as_missing():
+    X, y = nominal_table()
+    X.loc[:9, "colour"] = np.nan
+    spec = {**BAGGING, "params": {**BAGGING["params"], "n_estimators": 1, "bootstrap": False}}
+    model = make_learner("Bagging", spec, 100, 0, nominal_columns(X)).fit(X, y)
+    assert np.isnan(model[0].transform(X)[:10, 0]).all()
+    assert np.mean(model.predict(X[10:]) == y[10:]) == 1.0
+
+
+def test_a_project_booster_with_an_outside_base_gets_one_hot_nominal_columns():
+    X, y = nominal_table()
+    spec = {"learner": "AdaBoost",
+            "params": {"base": {"learner": "sklearn.tree.DecisionTreeClassifier",
+                                "max_depth": 1}}}
+    model = make_learner("Ada-tree", spec, 5, 0, nominal_columns(X)).fit(X, y)
+    assert model[0].transform(X).shape == (len(X), 3 + 1)
+    assert model[-1].base_estimator.max_depth == 1
+
+
+def test_the_learners_an_outside_learner_holds_get_the_folds_seed():
+    spec = {"learner": "sklearn.ensemble.AdaBoostClassifier",
+            "params": {"estimator": {"learner": "sklearn.tree.DecisionTreeClassifier"}}}
+    model = make_learner("Ada", spec, 100, random_state=7)
+    assert model.random_state == 7 and model.estimator.random_state == 7
+    own = {**spec, "params": {"estimator": {"learner": "sklearn.tree.DecisionTreeClassifier",
+                                            "params": {"random_state": 3}}}}
+    assert make_learner("Ada", own, 100, random_state=7).estimator.random_state == 3
+
+
+def test_an_editable_install_is_keyed_by_its_files_not_its_version():
+    # weightboost-repro is installed editable: its version does not move when its files do
+    code = keyed_spec({"learner": "weightboost.c45.C45"})["imports"]["weightboost.c45.C45"]
+    assert code.startswith("sha256 ") and "weightboost-repro" not in code
+
+
 def test_an_entrys_key_holds_each_outside_class_with_its_code():
     spec = {"learner": "outside_learner.NearestMean", "params": {"shrink": 0.1}}
     keyed = keyed_spec(spec)
@@ -110,6 +145,15 @@ def test_a_job_whose_outside_class_is_not_the_keyed_one_stops():
      r"algorithms\.X\.params\.estimator: confidence must be in"),
     ({**BAGGING, "params": {"estimator": {"learner": "C46"}}},
      r"algorithms\.X\.params\.estimator\.learner is 'C46'"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C45", "pruning": False}}},
+     r"algorithms\.X\.params\.estimator: a learner entry has `learner` and `params` only"),
+    ({"learner": "sklearn.ensemble.VotingClassifier",
+      "params": {"estimators": [["tree", {"learner": "C45"}]]}},
+     r"algorithms\.X\.params\.estimators: a list of learners is not supported"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C45"}, "max_features": 0.5}},
+     r"algorithms\.X\.params: .*max_features"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C45"}, "bootstrap_features": True}},
+     r"algorithms\.X\.params: .*bootstrap_features"),
 ])
 def test_a_bad_outside_learner_stops_at_planning_naming_the_key(spec, message):
     with pytest.raises(ConfigError, match=message):
@@ -124,6 +168,21 @@ def test_a_bad_outside_learner_stops_the_workflow_before_any_job(tiny_config, tm
     output = dry.stdout + dry.stderr
     assert "invalid config: algorithms.Forest.params:" in output, output[-3000:]
     assert "n_estimators" in output and "Traceback (most recent call last)" not in output
+
+
+@pytest.mark.parametrize("study", ["reuters_study", "regboost"])
+def test_an_outside_learner_in_a_study_that_reads_rounds_is_refused(main_config, study):
+    from weightboost.pipeline.config import check_learners
+
+    config = copy.deepcopy(main_config)
+    config["algorithms"]["Forest"] = RF
+    if study == "reuters_study":
+        config["reuters_study"]["algorithms"] = ["C4.5", "Forest"]
+    else:
+        config["regboost"]["algorithms"] = ["AdaBoost-stumps", "Forest"]
+    with pytest.raises(ConfigError, match=rf"{study}.* names 'Forest', whose learner "
+                                          r"sklearn\.ensemble\.RandomForestClassifier"):
+        check_learners(config)
 
 
 def cold_snakemake(workdir: Path, config: dict, lib: Path, *args):

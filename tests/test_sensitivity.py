@@ -3,6 +3,7 @@ end on fixture data through Snakemake."""
 
 import copy
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -719,6 +720,16 @@ def test_a_question_is_answered_by_its_duels_on_the_primary_reading(better_on, a
     assert questions.difference.to_numpy() == pytest.approx(expected, abs=0.02)
     assert (questions.ci_low < questions.difference).all()
     assert (per_dataset.dataset != "all").sum() == 3 * 8  # per set and duel
+    # the page answers each question once, on its first comparison's row
+    from weightboost.report.document import Document
+    from weightboost.report.sensitivity import _questions_section
+
+    doc = Document("questions")
+    _questions_section(doc, questions, per_dataset, reference)
+    rows = [line for line in doc.markdown(Path(".")).splitlines()
+            if "Bagging-C4.5 − AdaBoost at " in line]
+    assert [("| yes |" in r, "| no |" in r) for r in rows] == [(answer, not answer)] + [
+        (False, False)] * 2
     # a question at a noise level the reading lacks is left out, not answered "no"
     folds, summary = question_frames(6, noise_levels=(0.1, 0.2))
     questions, _ = question_tables(reference, folds, summary, [f"set{d}" for d in range(8)])

@@ -12,13 +12,14 @@ import path of any scikit-learn-compatible classifier, an *outside* learner
   written as an entry is: ``estimator: {learner: C45, params: {...}}``.
 * Every learner whose constructor takes ``random_state`` gets the seed the experiment derives
   for the fold, unless its params set one (the project's boosters use it only when they draw:
-  resampling, inner CV).
+  resampling, inner CV); so does every learner an outside learner holds whose
+  ``random_state`` is unset (an ensemble that seeds its members overrides it).
 * Nominal attributes (pandas' categorical columns of the UCI tables) reach the project's
-  learners as they are. An outside learner gets them in one of three ways (docs/protocol.md
-  §3.1): a learner with a ``categorical_features`` parameter (HistGradientBoosting) the table
-  as it is, for its native support; a learner holding one of the project's learners (Bagging
-  of C4.5) their category codes, marked nominal in every nested learner's
-  ``nominal_features``, so C4.5 keeps its multiway splits; any other learner one-hot columns.
+  learners as they are. An entry that names an outside class gets them in one of three ways
+  (docs/protocol.md §3.1): a learner with a ``categorical_features`` parameter
+  (HistGradientBoosting) the table as it is, for its native support; a learner holding
+  learners that take ``nominal_features`` (Bagging of C4.5) the category codes, marked nominal
+  in each of those, so C4.5 keeps its multiway splits; any other one-hot columns.
 
 An outside learner's code is not the project's, so a cell key cannot digest it: ``keyed_spec``
 adds to the entry each outside class with its distribution and version (or, for a module no
@@ -88,7 +89,7 @@ def _is_entry(value) -> bool:
     return isinstance(value, dict) and "learner" in value
 
 
-def _outside_paths(spec: dict) -> list[str]:
+def outside_paths(spec: dict) -> list[str]:
     """Every outside class an entry names, nested learners included, in the order written."""
     paths = [spec["learner"]] if is_outside(spec.get("learner")) else []
     params = spec.get("params") or {}
@@ -97,29 +98,46 @@ def _outside_paths(spec: dict) -> list[str]:
         paths.append(base["learner"])
     for value in params.values():
         if _is_entry(value) and value is not base:
-            paths += _outside_paths(value)
+            paths += outside_paths(value)
     return list(dict.fromkeys(paths))
+
+
+def _editable(distribution: str) -> bool:
+    """Whether an installed distribution is an editable install (``pip install -e``), whose code
+    changes without its version."""
+    import json
+
+    record = metadata.distribution(distribution).read_text("direct_url.json")
+    return bool(record and json.loads(record).get("dir_info", {}).get("editable"))
 
 
 @functools.lru_cache(maxsize=None)
 def class_code(path: str) -> str:
     """What an outside class's code is: ``<distribution> <version>`` of the installed
-    distribution that holds its top-level package, else ``sha256 <digest>`` of its module's
-    file (a module of the user's, e.g. one beside a test)."""
-    module = path.rpartition(".")[0]
-    distributions = metadata.packages_distributions().get(module.partition(".")[0])
-    if distributions:
-        name = sorted(distributions)[0]
-        return f"{name} {metadata.version(name)}"
-    source = Path(importlib.import_module(module).__file__)
-    return "sha256 " + hashlib.sha256(source.read_bytes()).hexdigest()
+    distribution that holds its top-level package; else (no distribution holds it, or an
+    editable install, whose files change without its version) ``sha256 <digest>`` of its
+    top-level module's file, or of every ``.py`` file of its top-level package (each file's
+    path and bytes), so that any edit of that code gives new keys."""
+    top = path.partition(".")[0]
+    distributions = sorted(metadata.packages_distributions().get(top) or [])
+    if distributions and not _editable(distributions[0]):
+        return f"{distributions[0]} {metadata.version(distributions[0])}"
+    root = importlib.import_module(top)
+    if not hasattr(root, "__path__"):  # a module of its own
+        return "sha256 " + hashlib.sha256(Path(root.__file__).read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    folder = Path(root.__file__).parent
+    for source in sorted(folder.rglob("*.py")):
+        digest.update(source.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    return "sha256 " + digest.hexdigest()
 
 
 def keyed_spec(spec: dict) -> dict:
     """The entry as a cell key digests it: with ``imports`` (outside class -> ``class_code``)
     when it names an outside class; the project's entries as they are (their code is in the
     key's code digest)."""
-    paths = _outside_paths(spec)
+    paths = outside_paths(spec)
     return {**spec, IMPORTS: {p: class_code(p) for p in paths}} if paths else spec
 
 
@@ -153,13 +171,26 @@ def _takes(cls, parameter: str) -> bool:
     return parameter in inspect.signature(cls.__init__).parameters
 
 
+def _holds_entries(value) -> bool:
+    return isinstance(value, (list, tuple)) and any(
+        _is_entry(v) or _holds_entries(v) for v in value)
+
+
 def _build(name: str, spec: dict, rounds: int, random_state):
     kind = spec.get("learner")
     cls = learner_class(name, kind)
     params = dict(spec.get("params") or {})
     if is_outside(kind):
         for key, value in params.items():
+            where = f"algorithms.{name}.params.{key}"
+            if _holds_entries(value):
+                raise ConfigError(f"{where}: a list of learners is not supported; a parameter "
+                                  "that is a learner is one entry, {learner: ..., params: ...}")
             if _is_entry(value):
+                extra = sorted(set(value) - {"learner", "params"})
+                if extra:
+                    raise ConfigError(f"{where}: a learner entry has `learner` and `params` "
+                                      f"only; move {extra} under `params`")
                 params[key] = _build(f"{name}.params.{key}", value, rounds, None)
     elif kind != "C45":
         if _takes(cls, "n_estimators"):  # the boosters
@@ -169,9 +200,14 @@ def _build(name: str, spec: dict, rounds: int, random_state):
     if random_state is not None and _takes(cls, "random_state"):
         params.setdefault("random_state", random_state)
     try:
-        return cls(**params)
+        learner = cls(**params)
     except TypeError as exc:
         raise ConfigError(f"algorithms.{name}.params: {exc}") from None
+    if random_state is not None and is_outside(kind):  # its nested learners too
+        unseeded = [k for k, v in learner.get_params(deep=True).items()
+                    if k.endswith("__random_state") and v is None]
+        learner.set_params(**dict.fromkeys(unseeded, random_state))
+    return learner
 
 
 def make_learner(name: str, spec: dict, rounds: int, random_state=None, nominal=None):
@@ -181,15 +217,34 @@ def make_learner(name: str, spec: dict, rounds: int, random_state=None, nominal=
     docstring says."""
     _check_imports(name, spec)
     learner = _build(name, spec, rounds, random_state)
-    if nominal and is_outside(spec.get("learner")):
-        return with_nominal(learner, nominal)
+    if nominal and outside_paths(spec):
+        return with_nominal(name, learner, nominal)
     return learner
 
 
-def with_nominal(learner, nominal: dict):
-    """An outside ``learner`` fed the table's nominal columns (name -> categories) in the one
-    way that suits it: as they are (native categorical support), as codes marked nominal for
-    the project's learners it holds, or one-hot."""
+def _nested_nominal(learner) -> list[str]:
+    return [key for key in learner.get_params(deep=True) if key.endswith("__nominal_features")]
+
+
+def _check_feature_subsets(name: str, learner) -> None:
+    """The codes route names nominal columns by position: a learner that gives its nested
+    learners a subset of the columns (Bagging's ``max_features`` below 1,
+    ``bootstrap_features``) would mark other columns nominal."""
+    params = learner.get_params(deep=False)
+    if _nested_nominal(learner) and (params.get("bootstrap_features")
+                                     or params.get("max_features", 1.0) not in (1.0, None)):
+        raise ConfigError(f"algorithms.{name}.params: the learners it holds read nominal "
+                          "attributes by column position, which a subset of the columns per "
+                          "learner (max_features below 1, bootstrap_features) reorders; keep "
+                          "max_features: 1.0 and bootstrap_features: false")
+
+
+def with_nominal(name: str, learner, nominal: dict):
+    """A learner that is or holds an outside class, fed the table's nominal columns (name ->
+    categories) in the one way that suits it: as they are (native categorical support), as
+    codes marked nominal for the learners it holds that take ``nominal_features`` (C4.5), or
+    one-hot. A missing or unknown nominal value is a missing value (codes) or a row of zeros
+    (one-hot); the UCI sets have none."""
     import numpy as np
     from sklearn.compose import ColumnTransformer
     from sklearn.pipeline import make_pipeline
@@ -198,11 +253,13 @@ def with_nominal(learner, nominal: dict):
     if "categorical_features" in learner.get_params(deep=False):
         return learner
     columns, categories = list(nominal), [list(c) for c in nominal.values()]
-    nested = [key for key in learner.get_params(deep=True) if key.endswith("__nominal_features")]
+    nested = _nested_nominal(learner)
     if nested:  # the transformer puts the nominal columns first
+        _check_feature_subsets(name, learner)
         learner.set_params(**{key: list(range(len(columns))) for key in nested})
-        encoder = OrdinalEncoder(categories=categories, dtype=np.float64)
-    else:  # a missing nominal value (none in the UCI sets) becomes a row of zeros
+        encoder = OrdinalEncoder(categories=categories, dtype=np.float64,
+                                 handle_unknown="use_encoded_value", unknown_value=np.nan)
+    else:
         encoder = OneHotEncoder(categories=categories, handle_unknown="ignore",
                                 sparse_output=False, dtype=np.float64)
     return make_pipeline(ColumnTransformer([("nominal", encoder, columns)],
@@ -234,6 +291,7 @@ def check_learner(name: str, spec: dict, rounds: int):
     learner = make_learner(name, spec, rounds)
     if is_outside(spec.get("learner")):
         _check_classifier(name, learner)
+        _check_feature_subsets(name, learner)
     for where, estimator in _estimators(learner):
         if hasattr(estimator, "_check_params"):  # the project's learners
             check = estimator._check_params

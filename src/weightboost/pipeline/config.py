@@ -141,9 +141,32 @@ def check_learners(config: dict) -> dict:
     rounds = config.get("experiment", {}).get("rounds", 100)
     for name, spec in config.get("algorithms", {}).items():
         check_learner(name, spec, rounds)
+    _check_round_studies(config)
     check_study(config)
     regboost.check_study(config)
     return config
+
+
+def _check_round_studies(config: dict) -> None:
+    """The Reuters and RegBoost studies read a booster's rounds (its test error or F1 after
+    each, ``staged_predict``), on sparse matrices for Reuters: an outside learner runs in the
+    UCI grid and the sensitivity study only."""
+    from weightboost.experiment.learners import outside_paths
+    from weightboost.experiment import regboost
+
+    studies = [("reuters_study.algorithms", (config.get("reuters_study") or {}).get(
+        "algorithms", []))]
+    if config.get("regboost"):
+        studies.append(("regboost (its algorithms, readings and semi_supervised)",
+                        regboost.used_algorithms(regboost.study_section(config))))
+    for key, names in studies:
+        for name in names:
+            outside = outside_paths(config["algorithms"].get(name) or {})
+            if outside:
+                raise ConfigError(f"{key} names {name!r}, whose learner {outside[0]} is not one "
+                                  "of the project's: the study reads a booster's rounds; run "
+                                  "outside learners in experiment.algorithms or a sensitivity "
+                                  "reading")
 
 
 SPELLINGS = {"true": True, "yes": True, "on": True, "1": True,

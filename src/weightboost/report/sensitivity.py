@@ -592,7 +592,9 @@ def _questions_section(doc, questions: pd.DataFrame, per_dataset: pd.DataFrame |
                        reference: dict) -> None:
     texts = dict(zip((c["id"] for c in reference.get("question_checks") or []),
                      reference.get("questions") or []))
-    doc.paragraph("Three questions neither paper asks, kept as data beside the claims "
+    count = questions.question.nunique()
+    doc.paragraph(f"{'One question' if count == 1 else f'{count} questions'} neither paper "
+                  "asks, kept as data beside the claims "
                   "(`config/reference/jin2003_tables.yaml`, `questions`) and answered on the "
                   f"`{PRIMARY}` reading's paired runs. Per comparison: win/tie/loss over the "
                   "sets (mean error, tie at 0.1 points), the wins it needs, the mean difference "
@@ -603,7 +605,7 @@ def _questions_section(doc, questions: pd.DataFrame, per_dataset: pd.DataFrame |
     doc.table(pd.DataFrame({
         "question": [texts.get(q, q) if k == 0 else "" for q, k in
                      zip(questions.question, questions.duel)],
-        "answer": ["yes" if answers[q] else "no" if k == 0 else "" for q, k in
+        "answer": [("yes" if answers[q] else "no") if k == 0 else "" for q, k in
                    zip(questions.question, questions.duel)],
         "comparison": [f"{a} − {b} at {_percent(n)}" for a, b, n in
                        zip(questions.algorithm, questions.versus, questions.noise)],
@@ -740,7 +742,8 @@ def sensitivity_document(summary: pd.DataFrame, timing: pd.DataFrame, verdicts: 
     doc.heading("Rounds, distance to the paper, cost")
     shared = shared_noise(summary)
     levels = ", ".join(map(_percent, sorted(set(shared.noise.round(4)))))
-    every = set.intersection(*(set(p.algorithm) for _, p in shared.groupby("reading")))
+    every = set.intersection(set(shared.algorithm),
+                             *(set(p.algorithm) for _, p in shared.groupby("reading")))
     boosters = shared[shared.algorithm.isin(every - {"C4.5"})]  # not a reading's baselines
     if len(boosters):
         doc.paragraph(f"Mean boosting rounds used per reading (over datasets, runs and the "
