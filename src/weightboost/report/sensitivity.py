@@ -592,9 +592,7 @@ def _questions_section(doc, questions: pd.DataFrame, per_dataset: pd.DataFrame |
                        reference: dict) -> None:
     texts = dict(zip((c["id"] for c in reference.get("question_checks") or []),
                      reference.get("questions") or []))
-    count = questions.question.nunique()
-    doc.paragraph(f"{'One question' if count == 1 else f'{count} questions'} neither paper "
-                  "asks, kept as data beside the claims "
+    doc.paragraph("Questions neither paper asks, kept as data beside the claims "
                   "(`config/reference/jin2003_tables.yaml`, `questions`) and answered on the "
                   f"`{PRIMARY}` reading's paired runs. Per comparison: win/tie/loss over the "
                   "sets (mean error, tie at 0.1 points), the wins it needs, the mean difference "
