@@ -189,14 +189,14 @@ def check_study(config: dict) -> None:
         raise ConfigError("sensitivity.readings must hold 'primary' without params or "
                           "replace ('primary: {}', or with the algorithms it adds): the reading "
                           "of the main tables, to compare the others with")
-    takes = set()  # the parameters of the learners the study runs
-    for name in (n for n in used_algorithms(study) if n in known):  # resolve names the rest
-        takes |= set(learner_defaults(learner_class(name, known[name].get("learner"))))
+    takes = set()  # a reading may name a parameter of any entry: the study's algorithms are
+    for name, entry in known.items():  # experiment.algorithms by default, which a user edits
+        takes |= set(learner_defaults(learner_class(name, entry.get("learner"))))
     for name, reading in study_readings.items():
         for key in reading.get("params") or {}:
             if key not in takes:
-                raise ConfigError(f"sensitivity reading {name!r}: no learner of the study "
-                                  f"takes a parameter {key!r}")
+                raise ConfigError(f"sensitivity reading {name!r}: no learner takes a "
+                                  f"parameter {key!r}")
         for key, value in (reading.get("params") or {}).items():
             if isinstance(value, (list, dict)):
                 raise ConfigError(f"sensitivity reading {name!r}: parameter {key!r} must be "

@@ -431,18 +431,27 @@ def learner_figure(summary: pd.DataFrame, datasets, added, stem: Path) -> list[P
             ax.plot(100 * line.noise, 100 * line.error_mean, marker="o", ms=2.5, lw=1,
                     color=f"C{k}", ls="--" if algorithm in added else "-", label=algorithm)
         ax.set_title(DISPLAY.get(dataset, dataset), fontsize=8)
-        ax.set_xticks(sorted(set(100 * part.noise.round(4))))
+    return _noise_panels_done(fig, axes, len(shown), sorted(set(100 * part.noise.round(4))),
+                              "test error (%)", stem, columns=8, bottom=0.06)
+
+
+def _noise_panels_done(fig, axes, used: int, levels, ylabel: str, stem: Path, columns: int,
+                       bottom: float) -> list[Path]:
+    """Finish a grid of panels against the noise level: axes, unused panels, one legend of at
+    most ``columns`` columns below; save."""
+    for ax in list(axes.flat)[:used]:
+        ax.set_xticks(levels)
         ax.xaxis.set_tick_params(labelbottom=True)
         ax.set_xlabel("label noise (%)", fontsize=8)
         ax.tick_params(labelsize=7)
     for ax in axes[:, 0]:
-        ax.set_ylabel("test error (%)", fontsize=8)
-    for ax in list(axes.flat)[len(shown):]:
+        ax.set_ylabel(ylabel, fontsize=8)
+    for ax in list(axes.flat)[used:]:
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 8) or 1, fontsize=7,
-               frameon=False)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), columns) or 1,
+               fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     return save(fig, stem)
 
 
@@ -497,19 +506,8 @@ def noise_figure(duels: pd.DataFrame, stem: Path) -> list[Path]:
             ax.plot(x[~significant], y[~significant], "o", mfc="white", color=f"C{k}", ms=4)
         ax.axhline(0.0, color="0.5", lw=0.8, ls="--")
         ax.set_title(reading, fontsize=8)
-        ax.set_xticks(levels)
-        ax.xaxis.set_tick_params(labelbottom=True)
-        ax.set_xlabel("label noise (%)", fontsize=8)
-        ax.tick_params(labelsize=7)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("error points", fontsize=8)
-    for ax in list(axes.flat)[len(order):]:
-        ax.axis("off")
-    handles, labels = axes.flat[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=max(len(labels), 1), fontsize=7,
-               frameon=False)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
-    return save(fig, stem)
+    return _noise_panels_done(fig, axes, len(order), levels, "error points", stem,
+                              columns=len(NOISE_COMPARISONS), bottom=0.07)
 
 
 def noise_table(summary: pd.DataFrame, reading: str = PRIMARY) -> pd.DataFrame | None:
