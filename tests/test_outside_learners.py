@@ -19,8 +19,8 @@ import sklearn
 from conftest import ROOT, run_snakemake
 from weightboost.c45 import C45
 from weightboost.errors import ConfigError, ReproError
-from weightboost.experiment.learners import (check_learner, keyed_spec, make_learner,
-                                             nominal_columns)
+from weightboost.experiment.learner_checks import check_learner
+from weightboost.experiment.learners import keyed_spec, make_learner, nominal_columns
 
 HERE = Path(__file__).parent
 RF = {"learner": "sklearn.ensemble.RandomForestClassifier", "params": {"n_estimators": 7}}
@@ -93,6 +93,30 @@ def test_a_project_booster_with_an_outside_base_gets_one_hot_nominal_columns():
     assert model[-1].base_estimator.max_depth == 1
 
 
+def test_an_outside_base_learner_of_a_project_booster_gets_the_folds_seed():
+    spec = {"learner": "AdaBoost",
+            "params": {"base": {"learner": "sklearn.tree.DecisionTreeClassifier"}}}
+    assert make_learner("Ada-tree", spec, 5, random_state=7).base_estimator.random_state == 7
+    stumps = make_learner("Ada-stumps", {"learner": "AdaBoost",
+                                         "params": {"base": {"learner": "DecisionStump"}}}, 5, 7)
+    assert getattr(stumps.base_estimator, "random_state", None) is None  # the project's: as before
+
+
+def test_a_namespace_package_of_the_users_is_keyed_by_its_files(tmp_path, monkeypatch):
+    package = tmp_path / "userlearners"  # no __init__.py: a namespace package
+    package.mkdir()
+    (package / "nearest.py").write_text((HERE / "outside_learner.py").read_text())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = "userlearners.nearest.NearestMean"
+    code = keyed_spec({"learner": path})["imports"][path]
+    assert code.startswith("sha256 ")
+    from weightboost.experiment.learners import class_code
+
+    class_code.cache_clear()
+    (package / "helper.py").write_text("X = 1\n")  # any file of the package moves the key
+    assert keyed_spec({"learner": path})["imports"][path] != code
+
+
 def test_the_learners_an_outside_learner_holds_get_the_folds_seed():
     spec = {"learner": "sklearn.ensemble.AdaBoostClassifier",
             "params": {"estimator": {"learner": "sklearn.tree.DecisionTreeClassifier"}}}
@@ -154,6 +178,12 @@ def test_a_job_whose_outside_class_is_not_the_keyed_one_stops():
      r"algorithms\.X\.params: .*max_features"),
     ({**BAGGING, "params": {"estimator": {"learner": "C45"}, "bootstrap_features": True}},
      r"algorithms\.X\.params: .*bootstrap_features"),
+    ({**BAGGING, "params": {"estimator": {"learner": "C45"}, "max_features": 1}},
+     r"algorithms\.X\.params: .*max_features"),  # an int counts columns: one per tree
+    ({"learner": "sklearn.ensemble.BaggingClassifier",
+      "params": {"estimator": {**BAGGING, "params": {"estimator": {"learner": "C45"},
+                                                      "max_features": 0.5}}}},
+     r"algorithms\.X\.params\.estimator: .*max_features"),  # a nested ensemble too
 ])
 def test_a_bad_outside_learner_stops_at_planning_naming_the_key(spec, message):
     with pytest.raises(ConfigError, match=message):
@@ -170,17 +200,24 @@ def test_a_bad_outside_learner_stops_the_workflow_before_any_job(tiny_config, tm
     assert "n_estimators" in output and "Traceback (most recent call last)" not in output
 
 
-@pytest.mark.parametrize("study", ["reuters_study", "regboost"])
-def test_an_outside_learner_in_a_study_that_reads_rounds_is_refused(main_config, study):
+@pytest.mark.parametrize("where", ["reuters_study", "regboost", "regboost_reading",
+                                   "semi_supervised", "sensitivity_replace"])
+def test_an_outside_learner_in_a_study_that_reads_rounds_is_refused(main_config, where):
     from weightboost.pipeline.config import check_learners
 
     config = copy.deepcopy(main_config)
     config["algorithms"]["Forest"] = RF
-    if study == "reuters_study":
+    if where == "reuters_study":
         config["reuters_study"]["algorithms"] = ["C4.5", "Forest"]
-    else:
-        config["regboost"]["algorithms"] = ["AdaBoost-stumps", "Forest"]
-    with pytest.raises(ConfigError, match=rf"{study}.* names 'Forest', whose learner "
+    elif where == "regboost":
+        config["regboost"]["algorithms"] = ["AdaBoost-stumps", "Forest", "RegBoost"]
+    elif where == "regboost_reading":
+        config["regboost"]["readings"]["zscore"]["algorithms"] = ["Forest"]
+    elif where == "semi_supervised":
+        config["regboost"]["semi_supervised"]["algorithms"] = ["AdaBoost-stumps", "Forest"]
+    else:  # a reading that runs it in AdaBoost's place, Reuters rerun included
+        config["sensitivity"]["readings"]["forest"] = {"replace": {"AdaBoost": "Forest"}}
+    with pytest.raises(ConfigError, match=r"runs 'Forest', which names the outside class "
                                           r"sklearn\.ensemble\.RandomForestClassifier"):
         check_learners(config)
 

@@ -22,13 +22,13 @@ import path of any scikit-learn-compatible classifier, an *outside* learner
   in each of those, so C4.5 keeps its multiway splits; any other one-hot columns.
 
 An outside learner's code is not the project's, so a cell key cannot digest it: ``keyed_spec``
-adds to the entry each outside class with its distribution and version (or, for a module no
-installed distribution holds, its file's SHA-256), and ``make_learner`` stops when the class it
-imports is not the one the cell was keyed with.
+adds to the entry each outside class with its distribution and version, or, when no installed
+distribution holds it or the distribution is an editable install, the SHA-256 of its top-level
+module or package files (``class_code``); ``make_learner`` stops when the class it imports is
+not the one the cell was keyed with.
 
-``check_learner`` builds an entry and checks its parameters (names, types, ranges, with
-scikit-learn's parameter validation where the class has it) without fitting anything: the
-workflow calls it for every entry before any job starts.
+Planning checks every entry without fitting anything (``weightboost.experiment.learner_checks``,
+which no cell loads, so that a stricter check moves no cell key).
 """
 
 from __future__ import annotations
@@ -126,10 +126,10 @@ def class_code(path: str) -> str:
     if not hasattr(root, "__path__"):  # a module of its own
         return "sha256 " + hashlib.sha256(Path(root.__file__).read_bytes()).hexdigest()
     digest = hashlib.sha256()
-    folder = Path(root.__file__).parent
-    for source in sorted(folder.rglob("*.py")):
-        digest.update(source.relative_to(folder).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    for folder in sorted(map(Path, root.__path__)):  # one, or a namespace package's several
+        for source in sorted(folder.rglob("*.py")):
+            digest.update(source.relative_to(folder).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(source.read_bytes()).digest())
     return "sha256 " + digest.hexdigest()
 
 
@@ -149,13 +149,16 @@ def _check_imports(name: str, spec: dict) -> None:
                              "planned it, or plan again")
 
 
-def base_learner(name: str, base: dict):
+def base_learner(name: str, base: dict, random_state=None):
     """The base learner of ``params.base``: C4.5 with these parameters (e.g. {pruning: false}),
-    or a decision stump with ``learner: DecisionStump``, or an outside class by its path."""
+    or a decision stump with ``learner: DecisionStump``, or an outside class by its path (which
+    gets ``random_state`` unless the entry sets one)."""
     params = dict(base or {})
     kind = params.pop("learner", "C45")
     if is_outside(kind):
         cls = learner_class(f"{name}.params.base", kind)
+        if random_state is not None and _takes(cls, "random_state"):
+            params.setdefault("random_state", random_state)
     elif kind in BASE_LEARNERS:
         cls = _imported(BASE_LEARNERS[kind])
     else:
@@ -196,7 +199,7 @@ def _build(name: str, spec: dict, rounds: int, random_state):
         if _takes(cls, "n_estimators"):  # the boosters
             params.setdefault("n_estimators", rounds)
         if "base" in params:
-            params["base_estimator"] = base_learner(name, params.pop("base"))
+            params["base_estimator"] = base_learner(name, params.pop("base"), random_state)
     if random_state is not None and _takes(cls, "random_state"):
         params.setdefault("random_state", random_state)
     try:
@@ -218,28 +221,15 @@ def make_learner(name: str, spec: dict, rounds: int, random_state=None, nominal=
     _check_imports(name, spec)
     learner = _build(name, spec, rounds, random_state)
     if nominal and outside_paths(spec):
-        return with_nominal(name, learner, nominal)
+        return with_nominal(learner, nominal)
     return learner
 
 
-def _nested_nominal(learner) -> list[str]:
+def nested_nominal(learner) -> list[str]:
     return [key for key in learner.get_params(deep=True) if key.endswith("__nominal_features")]
 
 
-def _check_feature_subsets(name: str, learner) -> None:
-    """The codes route names nominal columns by position: a learner that gives its nested
-    learners a subset of the columns (Bagging's ``max_features`` below 1,
-    ``bootstrap_features``) would mark other columns nominal."""
-    params = learner.get_params(deep=False)
-    if _nested_nominal(learner) and (params.get("bootstrap_features")
-                                     or params.get("max_features", 1.0) not in (1.0, None)):
-        raise ConfigError(f"algorithms.{name}.params: the learners it holds read nominal "
-                          "attributes by column position, which a subset of the columns per "
-                          "learner (max_features below 1, bootstrap_features) reorders; keep "
-                          "max_features: 1.0 and bootstrap_features: false")
-
-
-def with_nominal(name: str, learner, nominal: dict):
+def with_nominal(learner, nominal: dict):
     """A learner that is or holds an outside class, fed the table's nominal columns (name ->
     categories) in the one way that suits it: as they are (native categorical support), as
     codes marked nominal for the learners it holds that take ``nominal_features`` (C4.5), or
@@ -253,9 +243,8 @@ def with_nominal(name: str, learner, nominal: dict):
     if "categorical_features" in learner.get_params(deep=False):
         return learner
     columns, categories = list(nominal), [list(c) for c in nominal.values()]
-    nested = _nested_nominal(learner)
-    if nested:  # the transformer puts the nominal columns first
-        _check_feature_subsets(name, learner)
+    nested = nested_nominal(learner)
+    if nested:  # the transformer puts the nominal columns first (learner_checks: all of them)
         learner.set_params(**{key: list(range(len(columns))) for key in nested})
         encoder = OrdinalEncoder(categories=categories, dtype=np.float64,
                                  handle_unknown="use_encoded_value", unknown_value=np.nan)
@@ -274,46 +263,3 @@ def nominal_columns(X) -> dict:
         return {}
     return {c: list(X[c].cat.categories) for c in X.columns
             if isinstance(X[c].dtype, pd.CategoricalDtype)}
-
-
-def _estimators(learner, where="params"):
-    """(config key, learner) for the learner and every learner it holds as a parameter."""
-    yield where, learner
-    params = learner.get_params(deep=False) if hasattr(learner, "get_params") else {}
-    for key, value in params.items():
-        if hasattr(value, "fit") and not inspect.isclass(value):
-            yield from _estimators(value, f"{where}.{'base' if key == 'base_estimator' else key}")
-
-
-def check_learner(name: str, spec: dict, rounds: int):
-    """Build the learner of entry ``name`` and check its parameters; a ConfigError names the
-    entry and the parameter. Returns the (unfitted) learner."""
-    learner = make_learner(name, spec, rounds)
-    if is_outside(spec.get("learner")):
-        _check_classifier(name, learner)
-        _check_feature_subsets(name, learner)
-    for where, estimator in _estimators(learner):
-        if hasattr(estimator, "_check_params"):  # the project's learners
-            check = estimator._check_params
-        elif hasattr(estimator, "_parameter_constraints"):  # scikit-learn's validation
-            check = estimator._validate_params
-        else:
-            continue
-        try:
-            check()
-        except (ValueError, TypeError) as exc:
-            raise ConfigError(f"algorithms.{name}.{where}: {exc}") from None
-    return learner
-
-
-def _check_classifier(name: str, learner) -> None:
-    from sklearn.base import is_classifier
-
-    try:
-        classifier = is_classifier(learner)
-    except Exception:  # noqa: BLE001 - a class outside scikit-learn's conventions
-        classifier = False
-    if not (classifier and hasattr(learner, "fit") and hasattr(learner, "predict")):
-        raise ConfigError(f"algorithms.{name}.learner: {type(learner).__module__}."
-                          f"{type(learner).__name__} is not a scikit-learn classifier "
-                          "(is_classifier is false): the cells fit and predict labels")

@@ -147,7 +147,7 @@ def _check_grid_before(config: dict, study: dict) -> None:
 def _check_reading_learners(config: dict, study: dict) -> None:
     """Every learner a reading's parameters make is built and its parameters checked while
     the workflow is planned, naming the reading (not when its first job runs)."""
-    from weightboost.experiment.learners import check_learner
+    from weightboost.experiment.learner_checks import check_learner
     from weightboost.experiment.cell_names import resolve_spec
     from weightboost.experiment.sensitivity import resolve
 

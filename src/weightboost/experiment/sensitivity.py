@@ -160,7 +160,7 @@ def cell_jobs(table: pd.DataFrame) -> pd.DataFrame:
 def check_study(config: dict) -> None:
     """Cross-key checks of the section: known algorithms, parameters some booster takes, a
     primary reading, and every resulting cell a valid learner."""
-    from weightboost.experiment.learners import check_learner
+    from weightboost.experiment.learner_checks import check_learner
 
     if not config.get("sensitivity"):
         return

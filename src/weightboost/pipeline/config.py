@@ -135,15 +135,15 @@ def check_learners(config: dict) -> dict:
     """Every algorithm entry and every sensitivity cell builds a learner whose parameters are in
     range (imports the learners: slower than ``check_config``, so called once per run)."""
     from weightboost.experiment import regboost
-    from weightboost.experiment.learners import check_learner
+    from weightboost.experiment.learner_checks import check_learner
     from weightboost.experiment.sensitivity import check_study
 
     rounds = config.get("experiment", {}).get("rounds", 100)
     for name, spec in config.get("algorithms", {}).items():
         check_learner(name, spec, rounds)
-    _check_round_studies(config)
     check_study(config)
     regboost.check_study(config)
+    _check_round_studies(config)
     return config
 
 
@@ -151,20 +151,25 @@ def _check_round_studies(config: dict) -> None:
     """The Reuters and RegBoost studies read a booster's rounds (its test error or F1 after
     each, ``staged_predict``), on sparse matrices for Reuters: an outside learner runs in the
     UCI grid and the sensitivity study only."""
-    from weightboost.experiment.learners import outside_paths
     from weightboost.experiment import regboost
+    from weightboost.experiment.cell_names import parse_cell_name
+    from weightboost.experiment.learners import outside_paths
+    from weightboost.experiment.sensitivity import reuters_plan
 
     studies = [("reuters_study.algorithms", (config.get("reuters_study") or {}).get(
         "algorithms", []))]
+    if (config.get("sensitivity") or {}).get("reuters"):  # a reading's `replace` included
+        studies.append(("the sensitivity study's Reuters rerun (sensitivity.reuters)",
+                        [parse_cell_name(c)[0] for c in reuters_plan(config).cell]))
     if config.get("regboost"):
         studies.append(("regboost (its algorithms, readings and semi_supervised)",
                         regboost.used_algorithms(regboost.study_section(config))))
     for key, names in studies:
-        for name in names:
+        for name in dict.fromkeys(names):
             outside = outside_paths(config["algorithms"].get(name) or {})
             if outside:
-                raise ConfigError(f"{key} names {name!r}, whose learner {outside[0]} is not one "
-                                  "of the project's: the study reads a booster's rounds; run "
+                raise ConfigError(f"{key} runs {name!r}, which names the outside class "
+                                  f"{outside[0]}: the study reads a booster's rounds; run "
                                   "outside learners in experiment.algorithms or a sensitivity "
                                   "reading")
 

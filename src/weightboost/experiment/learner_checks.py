@@ -1,0 +1,78 @@
+"""Each learner entry checked while the workflow is planned, before any job: built, and its
+parameters validated (the project's ``_check_params``, scikit-learn's parameter validation where
+a class has it, every learner it holds included), an outside class required to be a classifier,
+and an ensemble that feeds C4.5 nominal codes required to give each member every column.
+
+Planning code only: no cell loads this module, so a stricter check moves no cell key
+(``weightboost.pipeline.provenance.TABLE_SET_CODE``). The entries themselves are built by
+``weightboost.experiment.learners``.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from weightboost.errors import ConfigError
+from weightboost.experiment.learners import is_outside, make_learner, nested_nominal
+
+
+def _estimators(learner, where="params"):
+    """(config key, learner) for the learner and every learner it holds as a parameter."""
+    yield where, learner
+    params = learner.get_params(deep=False) if hasattr(learner, "get_params") else {}
+    for key, value in params.items():
+        if hasattr(value, "fit") and not inspect.isclass(value):
+            yield from _estimators(value, f"{where}.{'base' if key == 'base_estimator' else key}")
+
+
+def check_learner(name: str, spec: dict, rounds: int):
+    """Build the learner of entry ``name`` and check its parameters; a ConfigError names the
+    entry and the parameter. Returns the (unfitted) learner."""
+    learner = make_learner(name, spec, rounds)
+    if is_outside(spec.get("learner")):
+        _check_classifier(name, learner)
+    for where, estimator in _estimators(learner):
+        _check_feature_subsets(name, where, estimator)
+        if hasattr(estimator, "_check_params"):  # the project's learners
+            check = estimator._check_params
+        elif hasattr(estimator, "_parameter_constraints"):  # scikit-learn's validation
+            check = estimator._validate_params
+        else:
+            continue
+        try:
+            check()
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"algorithms.{name}.{where}: {exc}") from None
+    return learner
+
+
+def _every_column(max_features) -> bool:
+    """Whether Bagging's ``max_features`` gives each member every column (an int counts
+    columns, a float is a fraction)."""
+    return max_features is None or (isinstance(max_features, float) and max_features == 1.0)
+
+
+def _check_feature_subsets(name: str, where: str, learner) -> None:
+    """The codes route names nominal columns by position (``learners.with_nominal``): a learner
+    that gives the learners it holds a subset of the columns (Bagging's ``max_features`` below
+    1.0, ``bootstrap_features``) would mark other columns nominal."""
+    params = learner.get_params(deep=False) if hasattr(learner, "get_params") else {}
+    if nested_nominal(learner) and (params.get("bootstrap_features")
+                                    or not _every_column(params.get("max_features", 1.0))):
+        raise ConfigError(f"algorithms.{name}.{where}: the learners it holds read nominal "
+                          "attributes by column position, which a subset of the columns per "
+                          "learner (max_features other than 1.0, bootstrap_features) reorders; "
+                          "keep max_features: 1.0 and bootstrap_features: false")
+
+
+def _check_classifier(name: str, learner) -> None:
+    from sklearn.base import is_classifier
+
+    try:
+        classifier = is_classifier(learner)
+    except Exception:  # noqa: BLE001 - a class outside scikit-learn's conventions
+        classifier = False
+    if not (classifier and hasattr(learner, "fit") and hasattr(learner, "predict")):
+        raise ConfigError(f"algorithms.{name}.learner: {type(learner).__module__}."
+                          f"{type(learner).__name__} is not a scikit-learn classifier "
+                          "(is_classifier is false): the cells fit and predict labels")
