@@ -104,3 +104,29 @@ def test_only_cell_files_are_packed(workdir):
     with pytest.raises(InputFileError, match="not a cell file"):
         cell_archive.pack("a.zip", [CELL, "results/sensitivity/folds.csv"])
     assert not (workdir / "a.zip").exists()
+
+
+def test_rekey_stores_each_cell_under_its_planned_key_with_the_same_bytes(workdir):
+    cell_archive.pack("a.zip", [CELL, F1, CURVE])
+    new_cell = CELL.replace("0123456789ab", "fedcba987654")
+    new_f1, new_curve = (p.replace("ba9876543210", "00000000beef") for p in (F1, CURVE))
+    # a dry run's printed outputs: a cell name may hold commas, as a restart cell's does
+    other = "results/cells/sensitivity/pima/noise0.1/AdaBoost~on_degenerate=restart,sampling=x/"
+    plan = (f"    output: {new_cell}\n    log: logs/x.log\n"
+            f"    output: {new_f1}, {new_curve}\n    output: {other}111111111111/reps10.csv\n")
+    planned = cell_archive.planned_cells(plan)
+    assert planned == [new_cell, new_f1, new_curve, f"{other}111111111111/reps10.csv"]
+    assert cell_archive.rekey("a.zip", planned) == 3
+    for old, new in ((CELL, new_cell), (F1, new_f1), (CURVE, new_curve)):  # the old bytes,
+        (workdir / new).parent.mkdir(parents=True, exist_ok=True)       # the new names
+        (workdir / new).write_bytes((workdir / old).read_bytes())
+    cell_archive.pack("b.zip", [new_cell, new_f1, new_curve])
+    assert (workdir / "a.zip").read_bytes() == (workdir / "b.zip").read_bytes()
+
+
+def test_rekey_stops_when_a_member_has_no_planned_cell_and_changes_nothing(workdir):
+    cell_archive.pack("a.zip", [CELL, F1])
+    before = (workdir / "a.zip").read_bytes()
+    with pytest.raises(InputFileError, match="AdaBoost/ba9876543210.csv matches 0 planned"):
+        cell_archive.rekey("a.zip", [CELL.replace("0123456789ab", "fedcba987654")])
+    assert (workdir / "a.zip").read_bytes() == before

@@ -20,6 +20,14 @@ gives the same bytes.
 
     python -m weightboost.pipeline.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
     python -m weightboost.pipeline.cell_archive list ARCHIVE
+    python -m weightboost.pipeline.cell_archive rekey ARCHIVE --plan PLAN
+
+``rekey`` is for a change of cell code that moves every key but no number (a refactoring, a
+stricter check in a cell module): it stores each member under the path the current workflow
+plans for the same cell, matched on every path part but the key, with the same bytes. ``PLAN``
+is the output of ``snakemake -n --forceall all sensitivity`` under the new code. Recompute a
+few cells with ``--config cell_archive=false`` to check that no number moved
+(docs/running.md, "The cell archive").
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 import zipfile
 import zlib
@@ -63,14 +72,54 @@ def pack(archive: str | os.PathLike, paths) -> int:
                                  "archive holds cells only")
         members[name] = Path(path)
     with atomic_path(archive) as tmp:
-        with zipfile.ZipFile(tmp, "w") as zf:
-            for name in sorted(members):
-                info = zipfile.ZipInfo(name, date_time=_DATE)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                info.create_system = 3  # Unix, whatever packs it
-                info.external_attr = 0o644 << 16
-                zf.writestr(info, members[name].read_bytes(), compresslevel=9)
+        _write(tmp, {name: path.read_bytes() for name, path in members.items()})
     return len(members)
+
+
+_KEY = re.compile(r"/[0-9a-f]{12}(?=[/.])")  # a cell path's key part (``common.smk``'s KEY)
+
+
+def planned_cells(plan_text: str) -> list[str]:
+    """The cell paths among the outputs of a dry run's printed jobs (``output: a, b``; a cell
+    name may hold commas, so outputs are split before each known top-level folder)."""
+    paths = []
+    for line in plan_text.splitlines():
+        if line.startswith("    output: "):
+            paths += re.split(r", (?=(?:results|logs|benchmarks|reports|data)/)", line[12:])
+    return [p for p in paths if member(p) is not None]
+
+
+def rekey(archive: str | os.PathLike, planned) -> int:
+    """Store every member of ``archive`` under the planned cell path that differs from its own
+    in the key only (``planned``: the cell paths of the current plan), with the same bytes;
+    the number of members. Stops, changing nothing, when a member has no such path, or two
+    planned paths differ in the key only."""
+    by_cell = {}
+    for path in planned:
+        by_cell.setdefault(_KEY.sub("/KEY", member(path) or ""), set()).add(member(path))
+    with zipfile.ZipFile(archive) as zf:
+        contents = {}
+        for name in zf.namelist():
+            target = by_cell.get(_KEY.sub("/KEY", name), set())
+            if len(target) != 1:
+                raise InputFileError(
+                    f"{archive}: {name} matches {len(target)} planned cells but the key: the "
+                    "plan must hold every archived cell once (plan all sensitivity under the "
+                    "config that made the archive)")
+            contents[target.pop()] = zf.read(name)
+    with atomic_path(archive) as tmp:
+        _write(tmp, contents)
+    return len(contents)
+
+
+def _write(path, contents: dict[str, bytes]) -> None:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name in sorted(contents):
+            info = zipfile.ZipInfo(name, date_time=_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3  # Unix, whatever packs it
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, contents[name], compresslevel=9)
 
 
 def archives(root: str | os.PathLike = ARCHIVES) -> list[Path]:
@@ -129,12 +178,20 @@ def main(argv: list[str] | None = None) -> int:
     packing.add_argument("--paths-from", help="a file with one cell path per line")
     listing = commands.add_parser("list", help="the cell paths an archive holds")
     listing.add_argument("archive")
+    rekeying = commands.add_parser("rekey", help="store the members under the current keys")
+    rekeying.add_argument("archive")
+    rekeying.add_argument("--plan", required=True,
+                          help="the output of `snakemake -n --forceall all sensitivity`")
     args = parser.parse_args(argv)
     if args.command == "pack":
         paths = list(args.paths)
         if args.paths_from:
             paths += [line for line in Path(args.paths_from).read_text().splitlines() if line]
         print(f"{pack(args.archive, paths)} cells packed into {args.archive}")
+    elif args.command == "rekey":
+        planned = planned_cells(Path(args.plan).read_text())
+        print(f"{rekey(args.archive, planned)} cells stored under their current keys in "
+              f"{args.archive}")
     else:
         with zipfile.ZipFile(args.archive) as zf:
             for name in zf.namelist():
