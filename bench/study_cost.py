@@ -7,9 +7,12 @@ Plans the study as the workflow does (``weightboost.experiment.sensitivity.plan`
 ``reuters_plan``), gives each cell to the first reading that needs it (a cell shared by readings
 is computed once), and prints per reading the cells it adds, how many of them have a benchmark
 file (``benchmarks/sensitivity_cell/...``, ``benchmarks/reuters_cell/...``: a run of that cell
-name, at any code), their seconds, and hours of wall time on ``--cores`` cores. A cell without a
-benchmark is estimated by the median of the measured cells of its dataset (or category) and
-learner entry, else of its dataset. A cell's seconds are its job's CPU seconds, from the last
+name, at any code), their seconds, and hours of wall time on ``--cores`` cores. A UCI cell held
+by a committed cell archive (``--archives``, default ``results/archive``) counts its folds'
+recorded fit and predict seconds, so a fresh clone has measured neighbours for every archived
+cell (a restart cell's copied repeats count the fits they copy). A cell without either is
+estimated by the median of the measured cells of its dataset (or category) and learner entry,
+else of its dataset. A cell's seconds are its job's CPU seconds, from the last
 line of its log (``workflow_support.RESOURCES``; a cell runs in one thread, so this is what it
 costs on a free core), else its benchmark's wall seconds, which also count the time it waited
 for a core on a shared machine (a study computed beside the test suite: 5-7× its CPU time). A
@@ -46,6 +49,24 @@ def measured(root: Path, logs: Path, rule: str, depth: int) -> dict:
     return times
 
 
+def archived(root: Path) -> dict:
+    """(dataset, noise part, cell name) -> the fit and predict seconds its folds recorded, for
+    every sensitivity cell of the cell archives under ``root``."""
+    import io
+    import zipfile
+
+    times = {}
+    for archive in sorted(root.glob("*.zip")):
+        with zipfile.ZipFile(archive) as zf:
+            for name in zf.namelist():
+                parts = name.split("/")
+                if parts[0] == "sensitivity" and len(parts) == 6:
+                    folds = pd.read_csv(io.BytesIO(zf.read(name)),
+                                        usecols=["fit_seconds", "predict_seconds"])
+                    times[tuple(parts[1:4])] = float(folds.sum().sum())
+    return times
+
+
 def entry(cell: str) -> str:
     return parse_cell_name(cell)[0]
 
@@ -74,8 +95,9 @@ def cells(config: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["reading", "rule", "place", "group"])
 
 
-def estimate(table: pd.DataFrame, root: Path, logs: Path) -> pd.DataFrame:
-    known = {"sensitivity_cell": measured(root, logs, "sensitivity_cell", 3),
+def estimate(table: pd.DataFrame, root: Path, logs: Path, archives: Path) -> pd.DataFrame:
+    known = {"sensitivity_cell": {**archived(archives),
+                                  **measured(root, logs, "sensitivity_cell", 3)},
              "reuters_cell": measured(root, logs, "reuters_cell", 2)}
     table = table.assign(seconds=[known[r.rule].get(r.place, np.nan)
                                   for r in table.itertuples()])
@@ -92,9 +114,11 @@ def main(argv=None) -> int:
     parser.add_argument("--configfile", nargs="+", default=["config/config.yaml"])
     parser.add_argument("--benchmarks", type=Path, default=Path("benchmarks"))
     parser.add_argument("--logs", type=Path, default=Path("logs"))
+    parser.add_argument("--archives", type=Path, default=Path("results/archive"))
     parser.add_argument("--cores", type=int, default=2)
     args = parser.parse_args(argv)
-    table = estimate(cells(load_config(*args.configfile)), args.benchmarks, args.logs)
+    table = estimate(cells(load_config(*args.configfile)), args.benchmarks, args.logs,
+                     args.archives)
     per = table.groupby("reading", sort=False).agg(cells=("rule", "size"),
                                                     measured=("measured", "sum"),
                                                     seconds=("seconds", "sum"))
