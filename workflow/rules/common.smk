@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from weightboost.pipeline.config import check_config, check_learners
-from weightboost.pipeline.provenance import (REPORT_CODE, TABLE_SET_CODE, TABLE_SETS,
-                                             computation_key, dataset_content, grid_protocol,
-                                             package_digest, reports_dir, results_dir,
-                                             reuters_content, table_inputs)
+from weightboost.pipeline.provenance import (KEY_PATTERN, REPORT_CODE, TABLE_SET_CODE,
+                                             TABLE_SETS, computation_key, dataset_content,
+                                             grid_protocol, package_digest, reports_dir,
+                                             results_dir, reuters_content, table_inputs)
 from weightboost.pipeline import environment, warm
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
@@ -66,7 +66,7 @@ def data_content(dataset):
 # so that a table set's record sums the benchmarks of its own cells only. A cell job's
 # arguments are its files, its path's wildcards and its key's parts, by name
 # (cell_job_arguments): none that moves a number can be left out of the key.
-KEY = "[0-9a-f]{12}"
+KEY = KEY_PATTERN
 
 
 def noise_wildcard(level):

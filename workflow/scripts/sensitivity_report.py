@@ -37,7 +37,9 @@ def main(smk):
     learner_figure(summary, study["datasets"], added, Path(smk.output.learners).with_suffix(""))
     beta_figure(summary, smk.params.config, Path(smk.output.beta).with_suffix(""))
     # the document reads the tables back, as a later rebuild from the committed tables would
-    verdicts, duels = pd.read_csv(smk.output.verdicts), pd.read_csv(smk.output.duels)
+    verdicts, duels, questions, question_duels = (
+        pd.read_csv(path) for path in (smk.output.verdicts, smk.output.duels,
+                                       smk.output.questions, smk.output.question_duels))
     forest_figure(duels, list(dict.fromkeys(verdicts.reading)),
                   Path(smk.output.forest).with_suffix(""))
     unswept = [name for name, r in readings(study).items() if "sweep" not in r]

@@ -76,9 +76,6 @@ def pack(archive: str | os.PathLike, paths) -> int:
     return len(members)
 
 
-_KEY = re.compile(r"/[0-9a-f]{12}(?=[/.])")  # a cell path's key part (``common.smk``'s KEY)
-
-
 def planned_cells(plan_text: str) -> list[str]:
     """The cell paths among the outputs of a dry run's printed jobs (``output: a, b``; a cell
     name may hold commas, so outputs are split before each known top-level folder)."""
@@ -94,13 +91,17 @@ def rekey(archive: str | os.PathLike, planned) -> int:
     in the key only (``planned``: the cell paths of the current plan), with the same bytes;
     the number of members. Stops, changing nothing, when a member has no such path, or two
     planned paths differ in the key only."""
+    from weightboost.pipeline.provenance import KEY_PATTERN  # not at import: cell jobs load
+    # this module, and provenance is no cell code
+
+    key = re.compile(f"/{KEY_PATTERN}(?=[/.])")  # the key part of a member's path
     by_cell = {}
-    for path in planned:
-        by_cell.setdefault(_KEY.sub("/KEY", member(path) or ""), set()).add(member(path))
+    for name in filter(None, map(member, planned)):
+        by_cell.setdefault(key.sub("/KEY", name), set()).add(name)
     with zipfile.ZipFile(archive) as zf:
         contents = {}
         for name in zf.namelist():
-            target = by_cell.get(_KEY.sub("/KEY", name), set())
+            target = by_cell.get(key.sub("/KEY", name), set())
             if len(target) != 1:
                 raise InputFileError(
                     f"{archive}: {name} matches {len(target)} planned cells but the key: the "

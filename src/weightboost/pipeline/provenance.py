@@ -200,6 +200,10 @@ def differing_keys(recorded: dict, current: dict) -> list[str]:
             for k in sorted(a.keys() | b.keys()) if _canonical(a.get(k)) != _canonical(b.get(k))]
 
 
+KEY_DIGITS = 12
+KEY_PATTERN = f"[0-9a-f]{{{KEY_DIGITS}}}"  # a key as a cell path holds it (the wildcard's)
+
+
 def computation_key(code_sha256: str, *parts) -> str:
     """The 12-digit key in a cell's path: a digest of everything the cell's numbers depend on
     besides the path's other parts. ``code_sha256`` is its table set's ``package_digest``;
@@ -208,7 +212,7 @@ def computation_key(code_sha256: str, *parts) -> str:
     dataset's spec). Snakemake records no callable param, and a job of a killed run may
     finish after the next run started: a cell computed under other code or another config
     must never sit at the path this config reads (docs/integrity.md, "Cell keys")."""
-    return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:12]
+    return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:KEY_DIGITS]
 
 
 def stage_seconds(stages: dict) -> list[dict]:
