@@ -28,11 +28,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from weightboost.pipeline.cell_archive import was_restored
 from weightboost.pipeline.config import load_config
 from weightboost.experiment.cell_names import parse_cell_name
 from weightboost.experiment.sensitivity import plan, reuters_plan
-from weightboost.pipeline.workflow_support import job_resources
+from weightboost.pipeline.workflow_support import job_resources, was_restored
 
 
 def measured(root: Path, logs: Path, rule: str, depth: int) -> dict:

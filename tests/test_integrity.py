@@ -23,6 +23,15 @@ def snapshot(workdir):
     return out
 
 
+def tree_snapshot(workdir):
+    """Every file of the working directory with its SHA-256, but Snakemake's own records
+    (.snakemake/) and the config files the tests write (``run_snakemake``)."""
+    return {str(path.relative_to(workdir)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(workdir.rglob("*"))
+            if path.is_file() and path.relative_to(workdir).parts[0] != ".snakemake"
+            and not path.name.startswith("test-config-")}
+
+
 @pytest.fixture(scope="module")
 def small_config(main_config):
     from conftest import make_fixture_config
@@ -249,9 +258,9 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
 def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_run(
         copied, small_config, monkeypatch):
     # the parse of a changed spec killed after the table's rename, before the sidecar's: a dry
-    # run reads through the write (no "changed after parsing" for a table its old sidecar does
-    # not describe) and changes no file, as does a run with nothing to do; the next run that
-    # runs a job finishes it before the job starts (onstart)
+    # run of any target reads through the write (no "changed after parsing" for a table its
+    # old sidecar does not describe) and changes no file, as does a run with nothing to do; the
+    # next run that runs a job finishes it before the job starts (onstart)
     import json
 
     from weightboost.data.jobs import parse_uci
@@ -268,10 +277,11 @@ def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_ru
                   "data/processed/uci/pima.csv", "data/processed/uci/pima.json")
     monkeypatch.undo()
     assert table.read_bytes() != old  # the new table beside the old sidecar
-    before = snapshot(copied)
-    dry = run_snakemake(copied, small_config, "-n", "data")
-    assert dry.returncode == 0, dry.stderr[-3000:]
-    assert snapshot(copied) == before
+    before, tree = snapshot(copied), tree_snapshot(copied)
+    for targets in (["data"], []):  # the data stage, and everything (`all`)
+        dry = run_snakemake(copied, small_config, "-n", *targets)
+        assert dry.returncode == 0, dry.stderr[-3000:]
+        assert tree_snapshot(copied) == tree  # no file anywhere: logs, benchmarks, reports
     idle = run_snakemake(copied, small_config, "data")
     assert idle.returncode == 0 and snapshot(copied) == before, idle.stderr[-3000:]
     result = run_snakemake(copied, small_config, TARGET, "--forcerun", "uci_results")

@@ -203,6 +203,18 @@ def test_a_cell_jobs_arguments_are_its_files_its_path_and_what_its_key_digests(t
     assert assert_cell_arguments_are_keyed(workdir, ("uci_cell", "reuters_cell")) >= 18 + 2
 
 
+def test_a_cell_path_asked_for_with_another_key_is_refused(tmp_path, tiny_config):
+    # a cell path typed by hand (or kept from another config) holds a key this config and code
+    # do not give that cell: its job would store this config's numbers under that key, so the
+    # workflow refuses it as it plans, naming the key and what to ask for instead
+    cell = "results/cells/uci/pima/noise0.2/AdaBoost/000000000000/rep0.csv"
+    dry = run_snakemake(tmp_path, tiny_config, cell, "-n")
+    assert dry.returncode != 0
+    assert ("000000000000 is not the key of AdaBoost under this config and code: ask for a "
+            "target") in dry.stdout + dry.stderr
+    assert not (tmp_path / "results").exists()
+
+
 def test_a_cell_job_built_without_cell_job_arguments_stops_before_computing(tmp_path, monkeypatch):
     # the one place that builds cell arguments (cell_job_arguments) is what keeps them inside
     # the key, and only it adds the environment and code: a cell job built any other way

@@ -1,7 +1,8 @@
 # What all the rules files share: the validated config, where a run's tables go, the software
-# environment, and the cell keys. Each study's paths, inputs and job arguments live in
-# functions/<study>.smk beside its rules file; how a job runs in jobs.smk, the table sets' checks in
-# tables.smk.
+# environment, the cell keys and a cell job's arguments, and the experiment grid (datasets x noise
+# levels x algorithms) that the UCI rules compute and the sensitivity study re-reads. Each other
+# study's paths, inputs and job arguments live in functions/<study>.smk beside its rules file; how
+# a job runs in jobs.smk, the table sets' checks in tables.smk.
 import json
 from pathlib import Path
 
@@ -91,25 +92,21 @@ def cell_key(kind, parts):
 
 
 def check_key(wildcards, key):
-    """Stop unless the key in a requested cell path is ``key``, this config's and code's (from
-    the function that keyed the study's cell paths)."""
+    """Stop unless the key in a requested cell path is ``key``, this config's and code's: a cell
+    path asked for by hand with another config's key would get this config's numbers."""
     if wildcards.key != key:
         raise WorkflowError(f"{wildcards.key} is not the key of {wildcards.algorithm} under this "
                             "config and code: ask for a target (a table, a study), not a cell "
                             "path")
 
 
-def cell_job_arguments(kind, wildcards, input, output, parts, read_cells=None):
+def cell_job_arguments(kind, wildcards, input, output, parts):
     """The `arguments` param of a cell job of the table set ``kind``, each under its own name:
     the job's named input and output files, its path's wildcards but the key, and the parts
-    its key digests (name -> config value) — once the path's key is the key of ``parts`` and
-    the path of every keyed cell the job reads (``read_cells``: its input's name -> its parts)
-    holds that cell's key. With the environment and code the key was computed for (checked
-    and removed by the job's runner, weightboost.pipeline.warm)."""
+    its key digests (name -> config value) — once the path's key is the key of ``parts``. With
+    the environment and code the key was computed for (checked and removed by the job's
+    runner, weightboost.pipeline.warm)."""
     check_key(wildcards, cell_key(kind, parts))
-    for name, cell_parts in (read_cells or {}).items():
-        if cell_key(kind, cell_parts) not in Path(input[name]).parts:
-            raise WorkflowError(f"{input[name]} is not keyed with the parts given for it")
     code = {"modules": list(TABLE_SET_CODE[kind]),
             "sha256": package_digest(*TABLE_SET_CODE[kind])}
     # a name given twice (an input named like a key part) is Python's TypeError, naming it
@@ -118,8 +115,59 @@ def cell_job_arguments(kind, wildcards, input, output, parts, read_cells=None):
                          **{warm.ENVIRONMENT_ARGUMENT: ENVIRONMENT, warm.CODE_ARGUMENT: code})
 
 
+def job_arguments(**arguments):
+    """The `arguments` param of a compute job: its job function's keyword arguments as JSON
+    (keys sorted: the params Snakemake records for its rerun trigger do not depend on order)."""
+    return json.dumps(arguments, sort_keys=True)
+
+
 def benchmark_files(rule, paths, root):
     """The benchmark files of the ``rule`` jobs that write the cells at ``paths``: each rule's
     benchmark path is `benchmarks/<rule>/` and the cell's path below ``root``."""
     return [f"benchmarks/{rule}/{p.removeprefix(root).removesuffix('.csv')}.tsv" for p in paths]
 
+
+# -- the experiment grid -----------------------------------------------------------------------
+# The UCI grid's cells (rules: workflow/rules/experiments.smk), whose keys and parts the
+# sensitivity study's cells share.
+EXPERIMENT = config["experiment"]
+ALGORITHMS = EXPERIMENT["algorithms"]
+REPEATS = list(range(EXPERIMENT["repeats"]))
+CELL = "results/cells/uci/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.csv"
+
+
+def cell_protocol():
+    """Only what every cell depends on: a new noise level or algorithm must not rerun others."""
+    return grid_protocol(config)
+
+
+def grid_parts(dataset, algorithm):
+    """What a UCI grid or sensitivity cell's numbers depend on besides its path's wildcards."""
+    return {"protocol": cell_protocol(), "learner": learner_spec(algorithm),
+            "data": data_content(dataset)}
+
+
+def grid_key(dataset, algorithm, kind="uci"):
+    """The key of a UCI grid cell, or (``kind`` "sensitivity") of a sensitivity study cell: the
+    same computation from the same protocol, and the study's cell job's code besides."""
+    return cell_key(kind, grid_parts(dataset, algorithm))
+
+
+def grid_cells(pattern, datasets, noise_levels, algorithms, kind="uci", **wildcards):
+    """The paths of ``pattern`` over datasets x noise levels x algorithms, each with its key (a
+    noise level as ``noise_wildcard`` writes it)."""
+    return [pattern.format(dataset=d, noise=noise_wildcard(n), algorithm=a,
+                           key=grid_key(d, a, kind), **wildcards)
+            for d in datasets for n in noise_levels for a in algorithms]
+
+
+def grid_cell_arguments(wildcards, input, output):
+    """The job arguments of a UCI grid cell (weightboost.experiment.uci.uci_cell)."""
+    uci_spec(wildcards)  # an unknown dataset's message
+    return cell_job_arguments("uci", wildcards, input, output,
+                              grid_parts(wildcards.dataset, wildcards.algorithm))
+
+
+UCI_CELLS = [path for repeat in REPEATS
+             for path in grid_cells(CELL, EXPERIMENT["datasets"], EXPERIMENT["noise_levels"],
+                                    ALGORITHMS, repeat=repeat)]

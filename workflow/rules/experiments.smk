@@ -1,5 +1,6 @@
 # The UCI grid (docs/protocol.md §2): one job per (dataset, noise level, algorithm, repeat), each
-# running every fold; then the tidy tables under results/.
+# running every fold; then the tidy tables under results/. The cells' paths, keys and job
+# arguments are the experiment grid's (common.smk), which the sensitivity study shares.
 
 
 UCI_BENCHMARK = "benchmarks/uci_cell/{dataset}/noise{noise}/{algorithm}/{key}/rep{repeat}.tsv"

@@ -1,4 +1,4 @@
-# How a compute job runs: its command, its arguments, and the run's warm worker.
+# How a compute job runs: its command and the run's warm worker (its arguments: common.smk).
 import os
 import shlex
 import sys
@@ -60,11 +60,11 @@ onerror:
     warm.stop()
 
 
-# The compute rules' command: `python -m weightboost.pipeline.warm job <job> <log> <arguments>` calls the
-# function weightboost.pipeline.warm.JOBS maps <job> to, with the keyword arguments of the JSON param
-# `arguments` (job_arguments), in the run's warm worker if there is one. (Not a `script:`, whose
-# process starts by importing Snakemake's script support: 0.25 s per job.) The Python is
-# Snakemake's own, or the rule's conda environment's when one is deployed.
+# The compute rules' command: `python -m weightboost.pipeline.warm job <job> <log> <arguments>`
+# calls the function weightboost.pipeline.warm.JOBS maps <job> to, with the keyword arguments of
+# the JSON param `arguments` (job_arguments, common.smk), in the run's warm worker if there is
+# one. (Not a `script:`, whose process starts by importing Snakemake's script support: 0.25 s per
+# job.) The Python is Snakemake's own, or the rule's conda environment's when one is deployed.
 JOB_PYTHON = ("python" if DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
               else shlex.quote(sys.executable))
 
@@ -72,13 +72,6 @@ JOB_PYTHON = ("python" if DeploymentMethod.CONDA in workflow.deployment_settings
 def job_command(job):
     """The shell command of the compute rule ``job`` (a key of weightboost.pipeline.warm.JOBS)."""
     return f"{JOB_PYTHON} -m weightboost.pipeline.warm job {job} {{log:q}} {{params.arguments:q}}"
-
-
-def job_arguments(**arguments):
-    """The `arguments` param of a compute job: its job function's keyword arguments as JSON
-    (keys sorted: the params Snakemake records for its rerun trigger do not depend on order)."""
-    return json.dumps(arguments, sort_keys=True)
-
 
 
 # Scheduling order among ready jobs (Snakemake `priority:`). Data jobs first: while the run's

@@ -11,8 +11,8 @@ The archive holds only the study's own cells, not those the default run (``make 
 computes, so a reproduction of the papers never restores anything.
 
 A job restores its outputs (``restored``) only when every output it is to write under
-``results/cells/`` is in one archive; its log says so (``LOG_MARK``), and the table set's
-provenance record counts such jobs (``restored``), whose seconds are a copy's. Members are read
+``results/cells/`` is in one archive; its log says so (``workflow_support.RESTORED``), and the
+table set's provenance record counts such jobs (``restored``), whose seconds are a copy's. Members are read
 through their CRC-32 (zipfile checks it on every full read) and their deflate stream: a damaged
 archive stops the job with a message that names it. An archive is written whole or not at all
 (``fileio.atomic_path``), with members in path order and fixed dates, so packing the same cells
@@ -43,12 +43,12 @@ from pathlib import Path, PurePosixPath
 
 from weightboost.errors import InputFileError
 from weightboost.fileio import atomic_path, write_bytes_atomic
+from weightboost.pipeline.workflow_support import RESTORED
 
 CELLS = "results/cells"          # every cell job writes below it (and no other job does)
 ARCHIVES = "results/archive"     # the archives a run restores from: every *.zip in it
 ENV = "WEIGHTBOOST_CELL_ARCHIVE"  # "on" (set by the workflow from config `cell_archive`) or off
 _DATE = (1980, 1, 1, 0, 0, 0)    # zip's earliest date: no member records when it was packed
-LOG_MARK = "restored from the cell archive"  # a restoring job's log line starts with it
 
 
 def member(path: str | os.PathLike) -> str | None:
@@ -154,19 +154,10 @@ def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
         for path, data in zip(outputs, contents):
             write_bytes_atomic(path, data)
         logging.getLogger("weightboost").info(
-            "%s %s (its key: computed under this code and config): %s", LOG_MARK, archive,
+            "%s %s (its key: computed under this code and config): %s", RESTORED, archive,
             ", ".join(outputs))
         return True
     return False
-
-
-def was_restored(log: str | os.PathLike) -> bool:
-    """Whether the job that wrote ``log`` restored its outputs rather than computing them (its
-    benchmark and resources then measure a copy, not the computation)."""
-    try:
-        return LOG_MARK in Path(log).read_text(errors="replace")
-    except OSError:
-        return False
 
 
 def main(argv: list[str] | None = None) -> int:

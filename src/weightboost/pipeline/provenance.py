@@ -224,8 +224,7 @@ def stage_seconds(stages: dict) -> list[dict]:
     a job done in a warm worker). Not every file under benchmarks/: those of cells of other
     configs and code stay there. Jobs that restored their cells from a cell archive
     (``weightboost.pipeline.cell_archive``) are counted as ``restored``: their seconds are a copy's."""
-    from weightboost.pipeline.cell_archive import was_restored
-    from weightboost.pipeline.workflow_support import job_resources
+    from weightboost.pipeline.workflow_support import job_resources, was_restored
 
     rows = []
     for rule, files in stages.items():

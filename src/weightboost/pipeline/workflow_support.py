@@ -1,12 +1,15 @@
-"""Glue between Snakemake ``script:`` jobs and the package.
+"""What every job does the same way, and what its log says of it: how it ends, what it used,
+whether it computed.
 
 ``job_status`` gives every job the same behaviour, whether it runs in its own process
-(``run_step``) or in a warm worker (``weightboost.pipeline.warm``): log to the rule's log file, and turn a
-``ReproError`` (bad input or config) into its message on stderr and a failed job, without a
-Python traceback that would bury the message; any other exception fails the job with its
-traceback. The log's last line is the job's own resource use (``RESOURCES``): a job in a warm
-worker is not a process Snakemake's benchmark sees (its ``cpu_time`` and ``max_rss`` are those
-of the job's waiting process), so the provenance records read it there (``job_resources``).
+(``run_step``, a ``script:`` job) or in a warm worker (``weightboost.pipeline.warm``): log to the
+rule's log file, and turn a ``ReproError`` (bad input or config) into its message on stderr and
+a failed job, without a Python traceback that would bury the message; any other exception fails
+the job with its traceback. The log's last line is the job's own resource use (``RESOURCES``): a
+job in a warm worker is not a process Snakemake's benchmark sees (its ``cpu_time`` and
+``max_rss`` are those of the job's waiting process), so the provenance records read it there
+(``job_resources``). A job that restored its outputs from a cell archive says so in its log
+(``RESTORED``, written by ``weightboost.pipeline.cell_archive``; read by ``was_restored``).
 
 ``check_code`` stops a cell job whose package code on disk is not the code its key digests.
 """
@@ -24,6 +27,7 @@ from weightboost.errors import ReproError
 
 RESOURCES = "job resources: {cpu:.2f} CPU-s, peak RSS {rss:.0f} MB"
 _RESOURCES = re.compile(r"^job resources: ([\d.]+) CPU-s, peak RSS (\d+) MB$", re.M)
+RESTORED = "restored from the cell archive"  # how a restoring job's log line starts
 
 
 def _usage() -> tuple[float, float]:
@@ -41,6 +45,16 @@ def job_resources(log) -> tuple[float, float] | None:
     except OSError:
         return None
     return (float(found[-1][0]), float(found[-1][1])) if found else None
+
+
+def was_restored(log) -> bool:
+    """Whether the job that wrote ``log`` restored its outputs from a cell archive
+    (``weightboost.pipeline.cell_archive``) rather than computing them: its benchmark and
+    resources then measure a copy, not the computation."""
+    try:
+        return RESTORED in Path(log).read_text(errors="replace")
+    except OSError:
+        return False
 
 
 def job_status(name: str, log: str | None, work, stream) -> int:

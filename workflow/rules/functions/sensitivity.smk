@@ -32,11 +32,8 @@ def study_cell_inputs(wildcards):
 
 def study_cell_arguments(wildcards, input, output):
     """A study cell's job arguments (weightboost.experiment.study_cells.sensitivity_cell): a
-    grid cell's, keyed as the study's, and a restart cell's twin, whose path holds the key
-    of its own entry."""
+    grid cell's, keyed as the study's, and a restart cell's twin (an input: ``study_twin``
+    keys its path with the twin's own entry)."""
     uci_spec(wildcards)
-    twin = study_twin(wildcards)
-    return cell_job_arguments(
-        "sensitivity", wildcards, input, output,
-        grid_parts(wildcards.dataset, wildcards.algorithm),
-        read_cells={"stop_cell": grid_parts(wildcards.dataset, twin[0])} if twin else None)
+    return cell_job_arguments("sensitivity", wildcards, input, output,
+                              grid_parts(wildcards.dataset, wildcards.algorithm))
