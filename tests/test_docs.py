@@ -7,7 +7,8 @@ import pytest
 
 from conftest import ROOT
 
-PAGES = [ROOT / "README.md", ROOT / "reports" / "findings.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "config" / "README.md", ROOT / "reports" / "findings.md",
+         *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
 
