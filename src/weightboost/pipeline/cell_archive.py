@@ -12,9 +12,9 @@ computes, so a reproduction of the papers never restores anything.
 
 A job restores its outputs (``restored``) only when every output it is to write under
 ``results/cells/`` is in one archive; its log says so (``workflow_support.RESTORED``), and the
-table set's provenance record counts such jobs (``restored``), whose seconds are a copy's. Members are read
-through their CRC-32 (zipfile checks it on every full read) and their deflate stream: a damaged
-archive stops the job with a message that names it. An archive is written whole or not at all
+table set's provenance record counts such jobs (``restored``), whose seconds are a copy's.
+Members are read through their CRC-32 (zipfile checks it on every full read) and their deflate
+stream: a damaged archive stops the job with a message that names it. An archive is written whole or not at all
 (``fileio.atomic_path``), with members in path order and fixed dates, so packing the same cells
 gives the same bytes.
 

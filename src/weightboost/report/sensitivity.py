@@ -415,15 +415,10 @@ def learner_figure(summary: pd.DataFrame, datasets, added, stem: Path) -> list[P
     """Under the primary reading, one panel per dataset: each algorithm's mean test error (%)
     against the label noise of the training folds; the baselines the reading ``added``
     dashed."""
-    import matplotlib.pyplot as plt
-
     part = summary[summary.reading == PRIMARY]
     algorithms = list(dict.fromkeys(part.algorithm))
     shown = [d for d in datasets if d in set(part.dataset)]
-    cols = min(4, max(len(shown), 1))
-    nrows = (max(len(shown), 1) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, sharex=True, squeeze=False,
-                             figsize=(2.6 * cols, 2.2 * nrows + 0.7))
+    fig, axes = _noise_panels(len(shown), height=2.2, extra=0.7)
     for ax, dataset in zip(axes.flat, shown):
         here = part[part.dataset == dataset]
         for k, algorithm in enumerate(algorithms):
@@ -433,6 +428,17 @@ def learner_figure(summary: pd.DataFrame, datasets, added, stem: Path) -> list[P
         ax.set_title(DISPLAY.get(dataset, dataset), fontsize=8)
     return _noise_panels_done(fig, axes, len(shown), sorted(set(100 * part.noise.round(4))),
                               "test error (%)", stem, columns=8, bottom=0.06)
+
+
+def _noise_panels(count: int, height: float, extra: float, sharey: bool = False):
+    """A figure of ``count`` panels against the noise level, at most four a row, each row
+    ``height`` inches and ``extra`` more for the legend (``_noise_panels_done`` finishes it)."""
+    import matplotlib.pyplot as plt
+
+    cols = min(4, max(count, 1))
+    nrows = (max(count, 1) + cols - 1) // cols
+    return plt.subplots(nrows, cols, sharex=True, sharey=sharey, squeeze=False,
+                        figsize=(2.6 * cols, height * nrows + extra))
 
 
 def _noise_panels_done(fig, axes, used: int, levels, ylabel: str, stem: Path, columns: int,
@@ -483,13 +489,8 @@ def noise_figure(duels: pd.DataFrame, stem: Path) -> list[Path]:
     """One panel per reading: each comparison's mean difference against the noise level with
     its 95 % t interval across datasets, the zero line (below it favours the first booster),
     filled where the Wilcoxon p is below 0.05."""
-    import matplotlib.pyplot as plt
-
     order = list(dict.fromkeys(duels.reading))
-    cols = min(4, max(len(order), 1))
-    nrows = (max(len(order), 1) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, sharex=True, sharey=True, squeeze=False,
-                             figsize=(2.6 * cols, 2.3 * nrows + 0.5))
+    fig, axes = _noise_panels(len(order), height=2.3, extra=0.5, sharey=True)
     levels = sorted(set(100 * duels.noise.round(4)))
     for ax, reading in zip(axes.flat, order):
         part = duels[duels.reading == reading]
