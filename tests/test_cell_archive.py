@@ -130,3 +130,16 @@ def test_rekey_stops_when_a_member_has_no_planned_cell_and_changes_nothing(workd
     with pytest.raises(InputFileError, match="AdaBoost/ba9876543210.csv matches 0 planned"):
         cell_archive.rekey("a.zip", [CELL.replace("0123456789ab", "fedcba987654")])
     assert (workdir / "a.zip").read_bytes() == before
+
+
+def test_rekey_stops_when_two_members_are_one_cell_under_two_keys(workdir):
+    # each planned cell takes one member: two keys of one cell (an archive packed from two
+    # runs) would leave the second without a place, and the message says why
+    old_key = CELL.replace("0123456789ab", "aaaaaaaaaaaa")
+    (workdir / old_key).parent.mkdir(parents=True, exist_ok=True)
+    (workdir / old_key).write_bytes((workdir / CELL).read_bytes())
+    cell_archive.pack("a.zip", [CELL, old_key])
+    before = (workdir / "a.zip").read_bytes()
+    with pytest.raises(InputFileError, match="are one cell under two keys"):
+        cell_archive.rekey("a.zip", [CELL.replace("0123456789ab", "fedcba987654")])
+    assert (workdir / "a.zip").read_bytes() == before

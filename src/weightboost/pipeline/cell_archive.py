@@ -99,7 +99,7 @@ def rekey(archive: str | os.PathLike, planned) -> int:
     for name in filter(None, map(member, planned)):
         by_cell.setdefault(key.sub("/KEY", name), set()).add(name)
     with zipfile.ZipFile(archive) as zf:
-        contents = {}
+        contents, source = {}, {}  # planned name -> bytes, and the member they come from
         for name in zf.namelist():
             target = by_cell.get(key.sub("/KEY", name), set())
             if len(target) != 1:
@@ -107,7 +107,12 @@ def rekey(archive: str | os.PathLike, planned) -> int:
                     f"{archive}: {name} matches {len(target)} planned cells but the key: the "
                     "plan must hold every archived cell once (plan all sensitivity under the "
                     "config that made the archive)")
-            contents[target.pop()] = zf.read(name)
+            (planned_name,) = target
+            if planned_name in source:
+                raise InputFileError(
+                    f"{archive}: {source[planned_name]} and {name} are one cell under two keys: "
+                    "keep one of them (repack the archive from one run's cells)")
+            contents[planned_name], source[planned_name] = zf.read(name), name
     with atomic_path(archive) as tmp:
         _write(tmp, contents)
     return len(contents)
