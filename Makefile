@@ -45,8 +45,8 @@ help:
 	@echo "make lock        re-resolve requirements.lock after editing pyproject.toml (UPGRADE=1: newest)"
 	@echo "make test        create .venv, install, run the test suite"
 	@echo "make data        only fetch, verify and parse the UCI datasets"
-	@echo "make report      rebuild reports/ from the tables under results/ (no recomputation)"
-	@echo "make readme      rewrite the numbers of README.md and reports/findings.md from the tables"
+	@echo "make report      rebuild reports/ and the article from the tables under results/ (no recomputation)"
+	@echo "make readme      rewrite the named values of README.md from the tables"
 	@echo "make lint        snakemake --lint"
 	@echo "make regression  re-run the reduced 'ci' profile and diff its tables with tests/golden/ci"
 	@echo "make golden      re-run the 'ci' profile and overwrite tests/golden/ci (review the diff!)"
@@ -115,7 +115,7 @@ data: install
 	$(BIN)/python -m weightboost.run --cores $(CORES) data
 
 report: install
-	$(BIN)/snakemake --cores $(CORES) report
+	$(BIN)/snakemake --cores $(CORES) report article
 
 test: install
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
@@ -123,10 +123,10 @@ test: install
 lint: install
 	$(BIN)/snakemake --lint
 
-# every <!--n:...--> number of README.md and reports/findings.md from the committed tables
-# (weightboost.report.readme); a test fails while one differs
+# every <!--v:NAME--> value of README.md from the committed tables (weightboost.report.values,
+# names defined in workflow/article/values.yaml); a test fails while one differs
 readme: install
-	$(BIN)/python -m weightboost.report.readme README.md reports/findings.md
+	$(BIN)/python -m weightboost.report.values README.md
 
 regression: install
 	$(BIN)/python -m weightboost.regression run --config ci

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import ROOT
 
-PAGES = [ROOT / "README.md", ROOT / "config" / "README.md", ROOT / "reports" / "findings.md",
+PAGES = [ROOT / "README.md", ROOT / "config" / "README.md", ROOT / "reports" / "README.md",
          *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
 
@@ -17,6 +17,7 @@ def test_the_readme_opens_with_the_two_commands_and_stays_short():
     assert len(lines) <= 300
     first = "\n".join(lines[:40])
     assert "make reproduce" in first and "make test" in first
+    assert "](reports/article.pdf)" in first  # the result, one click away
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())

@@ -1,14 +1,15 @@
-"""The numbers of README.md's headline findings and of reports/findings.md, bound to the
-committed tables.
+"""Named values: every number the article, the README and the docs' prose quote, defined once
+and read from the tables.
 
-A result quoted there is written as ``<!--n:QUERY-->VALUE<!--/n-->``: the comment (not shown
-on GitHub) says what the number is, VALUE is what the committed tables say. ``python -m
-weightboost.report.readme`` (``make readme``) rewrites every VALUE of both pages from the
-tables; ``--check`` (a test, so CI) lists each number that differs, so a page cannot quote a
-table that moved.
+``workflow/article/values.yaml`` (``DEFINITIONS``) maps a name to a QUERY: what the number is
+(its table, rows and column, how they are combined and printed). Prose uses only the name:
+the article (``workflow/article/article.typ``) as ``#v.NAME``, with the values this module
+computes for its run; a Markdown page (``PAGES``) as ``<!--v:NAME-->VALUE<!--/v-->``, where
+VALUE is what the committed tables say. ``python -m weightboost.report.values`` (``make
+readme``) rewrites every VALUE of the pages; ``--check`` (a test, so CI) names each value that
+differs from the tables.
 
-A QUERY is a source and ``key=value`` words, separated by spaces or line breaks (a long query
-may wrap, so that no line of the page gets long)::
+A QUERY is a source and ``key=value`` words separated by spaces::
 
     summary reading=primary noise=0 algorithm=WeightBoost field=rounds_mean agg=mean fmt=.0f
 
@@ -16,15 +17,15 @@ may wrap, so that no line of the page gets long)::
 numbers; ``a|b`` for either; ``_`` also matches a space), ``key!=value`` the others. ``field``
 is the column read; ``by`` (columns, comma-separated) first averages it within each group of
 the rows kept; ``agg`` combines the rows (``mean``, ``sum``, ``min``, ``max``, ``absmax``,
-``count``, ``sd``; without it exactly one row must remain); ``scale`` multiplies (``100`` for a rate in
-percent); ``fmt`` is a Python format spec (default ``g``), and a minus sign prints as the
-typographic one, as in the prose around it.
+``count``, ``sd``; without it exactly one row must remain); ``scale`` multiplies (``100`` for a
+rate in percent); ``fmt`` is a Python format spec (default ``g``), and a minus sign prints as
+the typographic one, as in the prose around it.
 
 The sources (``SOURCES``) are the result tables (``results/``) and the frames the reports compute
 from them with their own functions (the verdicts and duels of both studies, RegBoost's Table 1,
 the noise duels, ...), which the reports also write under ``reports/tables/``; the main
-report's Tables 2-4 and claims are read from there. The tables are those of the project that
-holds the page (the nearest directory above it with ``config/config.yaml``).
+report's Tables 2-4 and claims are read from there. A named run reads its own
+(``results/runs/<run>/``, ``reports/runs/<run>/``).
 """
 
 from __future__ import annotations
@@ -37,35 +38,49 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 
 from weightboost.errors import ReproError
 from weightboost.fileio import write_text_atomic
 from weightboost.report.reference import JIN2003, WANG_KEGL2004, load_reference
 
-# a query starts with its source's (lower-case) name: prose may show the form, <!--n:QUERY-->
-PAGES = ("README.md", "reports/findings.md")  # the pages `make readme` rewrites
-MARK = re.compile(r"<!--n:(?P<query>[a-z_0-9]+(?: [^>]*?)?)-->(?P<value>.*?)<!--/n-->", re.S)
+DEFINITIONS = "workflow/article/values.yaml"  # name -> query, below the project's root
+PAGES = ("README.md",)  # the Markdown pages `make readme` rewrites
+# a name is lower-case words joined by _, so prose may show the form, <!--v:NAME-->
+MARK = re.compile(r"<!--v:(?P<name>[a-z][a-z_0-9]*)-->(?P<value>.*?)<!--/v-->", re.S)
+NOT_RUN = "n/a"  # a value whose table a named run does not have
 OPTIONS = ("field", "by", "agg", "fmt", "scale")
 AGGREGATES = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max, "count": len,
               "absmax": lambda v: np.max(np.abs(v)), "sd": lambda v: np.std(v, ddof=1)}
 
 
 class Tables:
-    """The sources of a checkout's committed tables, each read or computed once."""
+    """The sources of a run's tables, each read or computed once: under ``root`` (the working
+    directory), its ``results`` and ``reports`` directories (a named run's own) and its
+    ``config``; the published figures from ``project`` (the checkout, by default ``root``,
+    whose config is the default one too)."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, results: str = "results", reports: str = "reports",
+                 config: dict | None = None, project: Path | None = None):
         self.root = Path(root)
+        self.project = Path(project or root)
+        self.results, self.reports = self.root / results, self.root / reports
         self._sources = {}
+        if config is not None:
+            self.__dict__["config"] = config
 
     def result(self, kind: str, name: str) -> pd.DataFrame:
         """The result table ``name`` of table set ``kind`` (its path from ``TABLE_SETS``)."""
         from weightboost.pipeline.provenance import TABLE_SETS
 
         [path] = [p for p in TABLE_SETS[kind] if p.rsplit("/", 1)[-1] == name]
-        return self._csv("results", path)
+        return self._csv(self.results / path)
 
-    def _csv(self, *parts) -> pd.DataFrame:
-        path = self.root.joinpath(*parts)
+    def report_table(self, name: str) -> pd.DataFrame:
+        """``name`` under the run's ``reports/tables/``, written by its report rules."""
+        return self._csv(self.reports / "tables" / name)
+
+    def _csv(self, path: Path) -> pd.DataFrame:
         if not path.is_file():
             raise ReproError(f"{path}: missing; the quoted numbers are read from it "
                              "(run the pipeline or restore it)")
@@ -75,15 +90,15 @@ class Tables:
     def config(self) -> dict:
         from weightboost.pipeline.config import load_config
 
-        return load_config(self.root / "config" / "config.yaml")
+        return load_config(self.project / "config" / "config.yaml")
 
     @cached_property
     def reference(self) -> dict:
-        return load_reference(self.root / JIN2003)
+        return load_reference(self.project / JIN2003)
 
     @cached_property
     def regboost_reference(self) -> dict:
-        return load_reference(self.root / WANG_KEGL2004)
+        return load_reference(self.project / WANG_KEGL2004)
 
     @cached_property
     def summary(self) -> pd.DataFrame:
@@ -118,7 +133,7 @@ class Tables:
         """The source's frame; a source of ``FILTERED`` computes only the rows ``where`` asks
         for (its keys that are its columns; ``a|b`` alternatives)."""
         if name not in SOURCES and name not in FILTERED:
-            raise ReproError(f"quoted number: unknown source {name!r} (known: "
+            raise ReproError(f"unknown source {name!r} (known: "
                              f"{', '.join(sorted(SOURCES | FILTERED))})")
         key = (name, tuple(sorted(where.items())) if name in FILTERED else ())
         if key not in self._sources:
@@ -187,7 +202,7 @@ def _wins(t: Tables, where: dict) -> pd.DataFrame:
     datasets = list(summary.dataset.unique())
     for key in ("reading", "noise", "algorithm", "versus"):
         if key not in where:
-            raise ReproError(f"quoted number: the wins source needs {key}=")
+            raise ReproError(f"the wins source needs {key}=")
     summary = summary[summary.reading.isin(where["reading"])
                       & _matches(summary.noise, "|".join(where["noise"]))]
     rows = []
@@ -235,11 +250,11 @@ SOURCES = {
     "timing": lambda t: t.result("sensitivity", "timing.csv"),        # its seconds per reading
     "duels": lambda t: t.sensitivity_verdicts[1],
     "verdicts": lambda t: t.sensitivity_verdicts[0],
-    "questions": lambda t: t._csv("reports", "tables", "questions.csv"),  # beyond the papers
-    "claims": lambda t: t._csv("reports", "tables", "claims.csv"),     # the main tables'
-    "table2": lambda t: t._csv("reports", "tables", "table2.csv"),
-    "table3": lambda t: t._csv("reports", "tables", "table3.csv"),
-    "table4": lambda t: t._csv("reports", "tables", "table4.csv"),
+    "questions": lambda t: t.report_table("questions.csv"),  # beyond the papers
+    "claims": lambda t: t.report_table("claims.csv"),     # the main tables'
+    "table2": lambda t: t.report_table("table2.csv"),
+    "table3": lambda t: t.report_table("table3.csv"),
+    "table4": lambda t: t.report_table("table4.csv"),
     "noise_duels": _noise_duels,
     "beta": _beta,
     "beta_duels": _beta_duels,
@@ -258,6 +273,8 @@ FILTERED = {"wins": _wins}
 
 def _matches(column: pd.Series, wanted: str) -> pd.Series:
     values = wanted.split("|")
+    if pd.api.types.is_bool_dtype(column):  # a verdict: holds=True
+        return column.astype(str).isin(values)
     if pd.api.types.is_numeric_dtype(column):
         try:
             numbers = [float(v) for v in values]
@@ -271,15 +288,15 @@ def _matches(column: pd.Series, wanted: str) -> pd.Series:
 def parse(query: str) -> tuple[str, dict, dict]:
     words = query.split()
     if not words or "=" in words[0]:
-        raise ReproError(f"quoted number <!--n:{query}-->: starts with no source")
+        raise ReproError(f"query {query!r}: starts with no source")
     where, options = {}, {}
     for word in words[1:]:
         key, sep, value = word.partition("=")
         if not sep:
-            raise ReproError(f"quoted number <!--n:{query}-->: {word!r} is not key=value")
+            raise ReproError(f"query {query!r}: {word!r} is not key=value")
         (options if key in OPTIONS else where)[key] = value  # "key!" holds key!=value
     if "field" not in options:
-        raise ReproError(f"quoted number <!--n:{query}-->: no field=")
+        raise ReproError(f"query {query!r}: no field=")
     return words[0], where, options
 
 
@@ -290,12 +307,12 @@ def evaluate(query: str, tables: Tables) -> str:
     for key, wanted in where.items():
         column, keep = (key[:-1], False) if key.endswith("!") else (key, True)
         if column not in frame.columns:
-            raise ReproError(f"quoted number <!--n:{query}-->: source {name} has no column "
+            raise ReproError(f"query {query!r}: source {name} has no column "
                              f"{column!r} (columns: {', '.join(map(str, frame.columns))})")
         frame = frame[_matches(frame[column], wanted) == keep]
     field = options["field"]
     if field not in frame.columns:
-        raise ReproError(f"quoted number <!--n:{query}-->: source {name} has no column "
+        raise ReproError(f"query {query!r}: source {name} has no column "
                          f"{field!r}")
     if "by" in options:  # one mean per group first
         frame = frame.groupby(options["by"].split(","))[field].mean().reset_index()
@@ -303,15 +320,15 @@ def evaluate(query: str, tables: Tables) -> str:
     agg = options.get("agg")
     if agg is None:
         if len(values) != 1:
-            raise ReproError(f"quoted number <!--n:{query}-->: {len(values)} rows match, "
+            raise ReproError(f"query {query!r}: {len(values)} rows match, "
                              "not one (narrow it, or give agg=)")
         value = values[0]
     elif agg in AGGREGATES:
-        if not len(values):
-            raise ReproError(f"quoted number <!--n:{query}-->: no row matches")
+        if not len(values) and agg != "count":
+            raise ReproError(f"query {query!r}: no row matches")
         value = AGGREGATES[agg](values.astype(float)) if agg != "count" else len(values)
     else:
-        raise ReproError(f"quoted number <!--n:{query}-->: agg={agg!r} (known: "
+        raise ReproError(f"query {query!r}: agg={agg!r} (known: "
                          f"{', '.join(AGGREGATES)})")
     if "scale" in options:
         value = float(value) * float(options["scale"])
@@ -319,27 +336,65 @@ def evaluate(query: str, tables: Tables) -> str:
     return text.replace("-", "\N{MINUS SIGN}")
 
 
-def render(text: str, tables: Tables) -> str:
-    """``text`` with every bound number's VALUE recomputed."""
-    return MARK.sub(lambda m: f"<!--n:{m['query']}-->{evaluate(m['query'], tables)}<!--/n-->",
+def definitions(path: Path) -> dict[str, str]:
+    """name -> query, from ``path`` (the project's ``DEFINITIONS``)."""
+    try:
+        named = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ReproError(f"{path}: cannot read the named values ({exc})") from exc
+    bad = [name for name, query in named.items()
+           if not (isinstance(query, str) and MARK.fullmatch(f"<!--v:{name}--><!--/v-->"))]
+    if bad:
+        raise ReproError(f"{path}: {', '.join(map(str, bad))}: a name is lower-case words "
+                         "joined by _ and its value one query string (see its first lines)")
+    return named
+
+
+def value(name: str, named: dict[str, str], tables: Tables) -> str:
+    """The formatted value of the named value ``name``."""
+    if name not in named:
+        raise ReproError(f"value {name!r} is not defined in {DEFINITIONS}")
+    try:
+        return evaluate(named[name], tables)
+    except ReproError as exc:
+        raise ReproError(f"value {name}: {exc}") from exc
+
+
+def compute(named: dict[str, str], tables: Tables, strict: bool = True) -> dict[str, str]:
+    """Every named value for the run of ``tables``. ``strict`` (the committed run) stops at the
+    first that cannot be read; otherwise (a named run, which may leave out a study, a data set
+    or a noise level) such a value is ``NOT_RUN``."""
+    values = {}
+    for name in named:
+        try:
+            values[name] = value(name, named, tables)
+        except (ReproError, OSError, KeyError, ValueError):
+            if strict:
+                raise
+            values[name] = NOT_RUN
+    return values
+
+
+def render(text: str, named: dict[str, str], tables: Tables) -> str:
+    """``text`` with every marked value rewritten from the tables."""
+    return MARK.sub(lambda m: f"<!--v:{m['name']}-->{value(m['name'], named, tables)}<!--/v-->",
                     text)
 
 
-def stale(text: str, tables: Tables) -> list[str]:
-    """One line per bound number whose VALUE is not what the tables say."""
+def stale(text: str, named: dict[str, str], tables: Tables) -> list[str]:
+    """One line per marked value that is not what the tables say, naming it."""
     lines = []
     for m in MARK.finditer(text):
-        now = evaluate(m["query"], tables)
+        now = value(m["name"], named, tables)
         if now != m["value"]:
             line = text.count("\n", 0, m.start()) + 1
-            query = " ".join(m["query"].split())
-            lines.append(f"line {line}: {m['value']} should be {now} ({query})")
+            lines.append(f"line {line}: value {m['name']} is {m['value']}, the tables say {now}")
     return lines
 
 
 def project_root(page: Path) -> Path:
     """The project that holds ``page``: the nearest directory above it with
-    ``config/config.yaml`` (README.md's directory; for reports/findings.md, the one above)."""
+    ``config/config.yaml``."""
     for directory in Path(page).resolve().parents:
         if (directory / "config" / "config.yaml").is_file():
             return directory
@@ -347,32 +402,33 @@ def project_root(page: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m weightboost.report.readme",
+    parser = argparse.ArgumentParser(prog="python -m weightboost.report.values",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("pages", nargs="*", default=list(PAGES),
                         help=f"the pages to rewrite or check (default: {' '.join(PAGES)})")
     parser.add_argument("--check", action="store_true",
-                        help="change nothing; list the numbers that differ from the tables")
+                        help="change nothing; name the values that differ from the tables")
     args = parser.parse_args(argv)
     tables, status = {}, 0  # one Tables per project: each source read or computed once
     for path in map(Path, args.pages):
         try:
             root = project_root(path)
             text = path.read_text(encoding="utf-8")
-            tables.setdefault(root, Tables(root))
+            if root not in tables:
+                tables[root] = (definitions(root / DEFINITIONS), Tables(root))
             if args.check:
-                lines = stale(text, tables[root])
+                lines = stale(text, *tables[root])
                 for line in lines:
                     print(f"{path}: {line}", file=sys.stderr)
                 status = max(status, 1 if lines else 0)
                 continue
-            new = render(text, tables[root])
+            new = render(text, *tables[root])
         except (ReproError, OSError) as exc:
             print(f"{path}: {exc}", file=sys.stderr)
             return 2
         if new != text:
             write_text_atomic(path, new)
-        print(f"{path}: {len(MARK.findall(text))} numbers from the tables")
+        print(f"{path}: {len(MARK.findall(text))} values from the tables")
     if status:
         print("run `make readme` to rewrite them from the tables", file=sys.stderr)
     return status

@@ -1,0 +1,89 @@
+"""The replication article (weightboost.report.article): the verdict rule, the parts it reads
+from the docs and the tables, and a tiny named run's own article built through the workflow."""
+
+import shutil
+
+import pandas as pd
+import pytest
+
+from conftest import ROOT, run_snakemake
+from weightboost.errors import ReproError
+from weightboost.report.article import (NOT_REPLICATED, REPLICATED, claims, paper_verdict,
+                                        register, side_by_side)
+from weightboost.report.values import Tables
+
+
+def claim(holds: bool) -> dict:
+    return {"holds": holds}
+
+
+def test_a_paper_is_replicated_only_when_every_claim_holds():
+    assert paper_verdict([claim(True)] * 5) == REPLICATED == "[Re]"
+    assert paper_verdict([claim(True)] * 4 + [claim(False)]) == NOT_REPLICATED == "[¬Re]"
+    assert paper_verdict([]) == NOT_REPLICATED  # no claim checked: nothing replicated
+
+
+def test_the_committed_verdicts_are_the_claims_tables():
+    # the first page's lines are the main tables' evaluations, in their order, with the other
+    # readings of the sensitivity study under which a claim holds
+    found = claims(Tables(ROOT))
+    main = pd.read_csv(ROOT / "reports/tables/claims.csv")
+    assert [c["id"] for c in found["jin2003"]] == list(main.id)
+    assert [c["holds"] for c in found["jin2003"]] == list(main.holds)
+    study = pd.read_csv(ROOT / "reports/tables/verdicts.csv")
+    holding = study[study.holds & (study.reading != "primary")]
+    for c in found["jin2003"]:
+        assert c["holds_under"] == list(holding[holding.claim == c["id"]].reading)
+    regboost = pd.read_csv(ROOT / "reports/tables/regboost_claims.csv")
+    first = regboost.groupby("claim", sort=False).head(1)
+    assert [(c["id"], c["reading"], c["holds"]) for c in found["wang_kegl2004"]] == \
+        list(zip(first.claim, first.reading, first.holds))
+
+
+def test_the_register_is_read_from_the_protocol_as_typst_markup(tmp_path):
+    items = register(ROOT / "docs" / "protocol.md")
+    assert [item.split()[0] for item in items] == [f"*A{i}.*" for i in range(1, 10)]
+    assert "_Primary:_" in items[0] and "`sampling: resample`" in items[0]
+    page = tmp_path / "protocol.md"
+    page.write_text("## 6. Ambiguity register\nintro\n- **A1.** a_b #c [d] `e_f`\n## 7. Next\n")
+    assert register(page) == [r"*A1.* a\_b \#c \[d\] `e_f`"]  # Typst's markup escaped, code kept
+    page.write_text("# no register\n")
+    with pytest.raises(ReproError, match="no section '## 6. Ambiguity register'"):
+        register(page)
+
+
+def test_a_side_by_side_table_pairs_ours_with_the_papers_and_keeps_the_papers_columns():
+    frame = pd.DataFrame({"dataset": ["pima", "pima", "pima", "wdbc", "wdbc"],
+                          "algorithm": ["C4.5", "AdaBoost", "WeightDecay", "C4.5", "AdaBoost"],
+                          "error_mean": [25.44, 24.0, 23.0, 6.3, -0.05],
+                          "published": [25.2, 24.7, None, 6.1, 3.5]})
+    table = side_by_side(frame, ["dataset"], "algorithm", "error_mean", "published", 1)
+    assert table["columns"] == ["C4.5", "AdaBoost"]  # WeightDecay: no published value
+    assert table["index"] == ["Dataset"]
+    assert table["rows"][0] == {"key": ["Pima"], "cells": [["25.4", "25.2"], ["24.0", "24.7"]]}
+    assert table["rows"][1]["cells"][1] == ["\N{MINUS SIGN}0.1", "3.5"]
+
+
+@pytest.mark.slow
+def test_a_named_tiny_run_gets_its_own_article_from_its_own_tables(tiny_run, tmp_path):
+    source, config = tiny_run
+    work = tmp_path / "run"
+    shutil.copytree(source, work, symlinks=True, ignore=shutil.ignore_patterns(".snakemake"))
+    result = run_snakemake(work, {**config, "run": "tiny"}, "article")
+    assert result.returncode == 0, result.stderr[-3000:]
+    ran = {line.split()[1].rstrip(":") for line in result.stderr.splitlines()
+           if line.split()[:1] in (["rule"], ["localrule"])}
+    assert "uci_cell" not in ran and "article" in ran  # its tables from the cells there are
+    out = work / "reports/runs/tiny"
+    assert (out / "article.pdf").read_bytes().startswith(b"%PDF")
+    assert not (work / "reports/article.pdf").exists()  # the committed run's article untouched
+    values = dict(pd.read_csv(out / "tables/values.csv", dtype=str, keep_default_na=False)
+                  .itertuples(index=False))
+    run_claims = pd.read_csv(out / "tables/claims.csv")
+    assert values["wb_main_sets"] == "3"  # the tiny run's three data sets
+    assert values["wb_claims"] == str(len(run_claims))
+    assert values["bagging_wins_10"] == "n/a"  # the sensitivity study: not run here
+    html = (out / "article.html").read_text()
+    mark = paper_verdict([{"holds": h} for h in run_claims.holds])
+    assert f"<title>{mark} Jin et al. (2003)</title>" in html  # no RegBoost in this run
+    assert "did not run the sensitivity study" in html
