@@ -1,13 +1,12 @@
 """Named values (weightboost.report.values): every number the README and the article quote is
-defined once in workflow/article/values.yaml and read from the committed tables; the committed
-article's values (reports/tables/values.csv) and the README's are what those tables say, and
-the committed derived tables under reports/tables/ are what the report code computes from the
-committed results. (The main report's Tables 2-4 and claims are checked through Snakemake in
+defined once in workflow/article/values.yaml and read from the committed tables; the README's
+are what those tables say (the article's: tests/test_article.py), and the committed derived
+tables under reports/tables/ are what the report code computes from the committed results.
+(The main report's Tables 2-4 and claims are checked through Snakemake in
 tests/test_report.py.)"""
 
 import re
 
-import pandas as pd
 import pytest
 
 from conftest import ROOT
@@ -56,16 +55,6 @@ def test_no_prose_file_holds_a_query():
 @pytest.mark.parametrize("page", PAGES)
 def test_every_quoted_value_is_what_the_committed_tables_say(tables, page):
     assert stale(TEXTS[page], NAMED, tables) == []  # else: `make readme`, and read the prose again
-
-
-def test_the_committed_articles_values_are_what_the_committed_tables_say(tables):
-    # the article prints these: built from tables that moved, it would print other numbers
-    committed = pd.read_csv(ROOT / "reports/tables/values.csv", dtype=str, keep_default_na=False)
-    now = compute(NAMED, tables)
-    differ = [f"{name}: article {was}, tables {now.get(name)}"
-              for name, was in zip(committed.name, committed.value) if now.get(name) != was]
-    assert not differ, "rebuild the article (make report): " + "; ".join(differ)
-    assert list(committed.name) == list(NAMED)
 
 
 def test_a_page_below_the_root_reads_the_root_tables(tmp_path, capsys):

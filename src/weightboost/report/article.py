@@ -55,6 +55,11 @@ TABLES = {
                         "regboost_report.py", ("regboost",)),
 }
 
+# the rules whose tables the claims' verdicts come from, and the table sets they read
+CLAIM_TABLES = (("report", "report.py", ("uci", "reuters")),
+                ("sensitivity_report", "sensitivity_report.py", ("sensitivity",)),
+                ("regboost_report", "regboost_report.py", ("regboost",)))
+
 
 def paper_verdict(claims: list[dict]) -> str:
     """docs/protocol.md §4: a paper is replicated (``[Re]``) when every one of its claims holds
@@ -142,11 +147,14 @@ def side_by_side(frame: pd.DataFrame, index: list[str], columns: str, ours: str,
     places = digits if isinstance(digits, dict) else {"": digits}
     frame = frame[frame.groupby(columns)[paper].transform("count") > 0]  # the paper's columns
     order = list(dict.fromkeys(frame[columns]))
-    cells = []
+    cells, previous = [], None
     for key, group in frame.groupby(index, sort=False):
         key = key if isinstance(key, tuple) else (key,)
         by = dict(zip(group[columns], group[[ours, paper]].to_numpy()))
-        cells.append({"key": [_label(name, k) for name, k in zip(index, key)],
+        labels = [_label(name, k) for name, k in zip(index, key)]
+        shown = [""] + labels[1:] if len(labels) > 1 and labels[0] == previous else labels
+        previous = labels[0]  # a group's first key once, on its first row
+        cells.append({"key": shown,
                       "cells": [[_number(value, places.get(c, places[""])) for value in by[c]]
                                 if c in by else ["", ""] for c in order]})
     return {"index": [name.capitalize() for name in index], "columns": order, "rows": cells}
@@ -191,16 +199,35 @@ def provenance(root: Path, tables: Tables) -> dict[str, dict]:
                                      ("python", "numpy", "scikit-learn", "numba") if k in env),
             "cpu_seconds": round(sum(s.get("cpu seconds", 0) for s in data.get("stages", []))),
             "jobs": sum(s.get("jobs", 0) for s in data.get("stages", [])),
+            "restored": sum(s.get("restored", 0) for s in data.get("stages", [])),
         }
     return out
 
 
 def _caption(rule: str, script: str, sets, records: dict) -> str:
-    made = [f"{kind}: record of commit {records[kind]['commit']}, code "
-            f"{records[kind]['code']}, {records[kind]['environment']}"
+    """A table's or figure's provenance line: the rule and script that made it, and for each
+    table set it reads, its record's commit, code digest and environment."""
+    made = [f"{kind} (record of commit {records[kind]['commit']}, code "
+            f"{records[kind]['code']}, {records[kind]['environment']})"
             for kind in sets if kind in records]
-    return (f"Made by rule {rule} (workflow/scripts/{script}) from the table set "
-            + "; ".join(made) + ".") if made else f"Made by rule {rule}."
+    return (f"Made by rule {rule} (workflow/scripts/{script}) from the table set"
+            f"{'s' if len(made) > 1 else ''} " + " and ".join(made) + ".") if made \
+        else f"Made by rule {rule} (workflow/scripts/{script})."
+
+
+def readings(config: dict) -> list[dict]:
+    """The sensitivity study's readings and sweeps as the config defines them: a name and what
+    it changes against the primary reading, in the config's own words."""
+    study = config.get("sensitivity") or {}
+    out = [{"name": name, "change": _flow(spec)} for name, spec in
+           (study.get("readings") or {}).items()]
+    for name, sweep in (study.get("sweeps") or {}).items():
+        out.append({"name": f"{name}=…", "change": _flow(sweep)})
+    return out
+
+
+def _flow(spec) -> str:
+    return json.dumps(spec, ensure_ascii=False).replace('"', "")
 
 
 def datasets(tables: Tables) -> list[dict]:
@@ -231,6 +258,10 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
                 frame = frame[frame[column] == wanted]
             rows[name] = side_by_side(frame, list(index), columns, ours, paper, digits)
             captions[name] = _caption(rule, script, sets, records)
+    captions["claims"] = " ".join(
+        _caption(rule, script, sets, records) for rule, script, sets in CLAIM_TABLES
+        if any(kind in records for kind in sets))
+    captions["inputs"] = _caption("uci_results", "uci_results.py", ("uci",), records)
     found = claims(tables)
     papers = {key: {"verdict": paper_verdict(c), "claims": c} for key, c in found.items()}
     data = {
@@ -249,6 +280,7 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
         "studies": {"sensitivity": (tables.reports / "tables" / "verdicts.csv").is_file(),
                     "regboost": "wang_kegl2004" in papers,
                     "reuters": "table3" in rows},
+        "readings": readings(tables.config),
         "config": {k: tables.config["experiment"][k]
                    for k in ("folds", "rounds", "seed", "noise_levels", "repeats")
                    if k in tables.config["experiment"]},
