@@ -1,6 +1,7 @@
 """The replication article (weightboost.report.article): the verdict rule, the parts it reads
 from the docs and the tables, and a tiny named run's own article built through the workflow."""
 
+import re
 import shutil
 
 import pandas as pd
@@ -31,6 +32,13 @@ def test_the_committed_article_is_what_its_source_and_the_committed_tables_give(
     for name in ("article.html", "article.pdf"):
         assert (tmp_path / name).read_bytes() == (ROOT / "reports" / name).read_bytes(), \
             f"reports/{name} is not what its source gives: rebuild it (make report)"
+
+
+def test_no_semicolon_of_the_prose_is_swallowed_by_a_value_before_it():
+    # Typst ends an embedded expression at a `;` and drops it: `#v.wins;` prints "8" without
+    # its semicolon; the prose writes `#v.wins\;`
+    source = (ROOT / "workflow/article/article.typ").read_text()
+    assert not re.findall(r"#[a-z][\w.]*(?:\([^()]*\))?;", source)
 
 
 def test_a_paper_is_replicated_only_when_every_claim_holds():

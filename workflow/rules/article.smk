@@ -40,8 +40,6 @@ rule article:
         code_sha256=package_digest(*REPORT_CODE),
         config=config,
         results=RESULTS,
-        reports=REPORTS,
-        project=workflow.basedir,
         run=config.get("run", "main"),
         study_sha256=study_digests,
         tables_sha256=given_digests(ARTICLE_SETS),

@@ -7,9 +7,10 @@ from weightboost.report.article import build_article
 
 
 def main(smk):
-    build_article(Path.cwd(), smk.params.results, smk.params.reports, smk.params.config,
-                  smk.params.run, Path(smk.params.project),
-                  Path(smk.output.pdf), Path(smk.output.html), Path(smk.output.values))
+    project = Path(smk.input.source).parents[2]  # <checkout>/workflow/article/article.typ
+    build_article(Path.cwd(), smk.params.results, str(Path(smk.output.pdf).parent),
+                  smk.params.config, smk.params.run, project, Path(smk.output.pdf),
+                  Path(smk.output.html), Path(smk.output.values))
 
 
 run_step(snakemake, main)  # noqa: F821 - injected by Snakemake

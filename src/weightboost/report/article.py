@@ -55,10 +55,10 @@ TABLES = {
                         "regboost_report.py", ("regboost",)),
 }
 
-# the rules whose tables the claims' verdicts come from, and the table sets they read
-CLAIM_TABLES = (("report", "report.py", ("uci", "reuters")),
-                ("sensitivity_report", "sensitivity_report.py", ("sensitivity",)),
-                ("regboost_report", "regboost_report.py", ("regboost",)))
+# per paper, the rules whose tables its claims' verdicts come from, and the sets they read
+CLAIM_TABLES = {"jin2003": (("report", "report.py", ("uci", "reuters")),
+                            ("sensitivity_report", "sensitivity_report.py", ("sensitivity",))),
+                "wang_kegl2004": (("regboost_report", "regboost_report.py", ("regboost",)),)}
 
 
 def paper_verdict(claims: list[dict]) -> str:
@@ -204,15 +204,24 @@ def provenance(root: Path, tables: Tables) -> dict[str, dict]:
     return out
 
 
-def _caption(rule: str, script: str, sets, records: dict) -> str:
-    """A table's or figure's provenance line: the rule and script that made it, and for each
-    table set it reads, its record's commit, code digest and environment."""
-    made = [f"{kind} (record of commit {records[kind]['commit']}, code "
-            f"{records[kind]['code']}, {records[kind]['environment']})"
-            for kind in sets if kind in records]
-    return (f"Made by rule {rule} (workflow/scripts/{script}) from the table set"
-            f"{'s' if len(made) > 1 else ''} " + " and ".join(made) + ".") if made \
-        else f"Made by rule {rule} (workflow/scripts/{script})."
+def _caption(rules, records: dict) -> str:
+    """A table's or figure's provenance line: each rule and script that made it, with the
+    table sets it read (each with its record's commit and code digest), and the environment
+    they were computed in (once where they share it)."""
+    parts, environments = [], []
+    for rule, script, sets in rules:
+        read = [kind for kind in sets if kind in records]
+        if not read:
+            continue
+        environments += [records[kind]["environment"] for kind in read]
+        parts.append(f"rule {rule} (workflow/scripts/{script}) from "
+                     + ", ".join(f"{kind} (record of {records[kind]['commit']}, code "
+                                 f"{records[kind]['code']})" for kind in read))
+    if not parts:
+        return ""
+    shared = environments[0] if len(set(environments)) == 1 else None
+    return ("Made by " + "; ".join(parts) + (f"; {shared}." if shared else
+                                              "; their environments differ: see the table of compute."))
 
 
 def readings(config: dict) -> list[dict]:
@@ -248,7 +257,7 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
         svg = tables.reports / "figures" / f"{name}.svg"
         if svg.is_file():
             figures[name] = svg.read_text(encoding="utf-8")
-            captions[name] = _caption(rule, script, sets, records)
+            captions[name] = _caption([(rule, script, sets)], records)
     rows = {}
     for name, (file, index, columns, ours, paper, digits, keep, rule, script,
                sets) in TABLES.items():
@@ -257,11 +266,11 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
             for column, wanted in keep.items():
                 frame = frame[frame[column] == wanted]
             rows[name] = side_by_side(frame, list(index), columns, ours, paper, digits)
-            captions[name] = _caption(rule, script, sets, records)
-    captions["claims"] = " ".join(
-        _caption(rule, script, sets, records) for rule, script, sets in CLAIM_TABLES
-        if any(kind in records for kind in sets))
-    captions["inputs"] = _caption("uci_results", "uci_results.py", ("uci",), records)
+            captions[name] = _caption([(rule, script, sets)], records)
+    captions["claims"] = _caption([r for rules in CLAIM_TABLES.values() for r in rules], records)
+    for paper, rules in CLAIM_TABLES.items():
+        captions[f"claims_{paper}"] = _caption(rules, records)
+    captions["inputs"] = _caption([("uci_results", "uci_results.py", ("uci",))], records)
     found = claims(tables)
     papers = {key: {"verdict": paper_verdict(c), "claims": c} for key, c in found.items()}
     data = {
