@@ -2,9 +2,13 @@
 that defines a function, while a kernel's compiled code contains the kernels it calls from other
 files (the stumps' compiled boosting driver contains the scan and the boosting rules)."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numba
+import pytest
 
 from weightboost import kernel_cache
 
@@ -57,10 +61,30 @@ def test_the_kernel_sources_are_the_modules_that_define_kernels():
     assert defining and defining == {p.resolve() for p in kernel_cache.kernel_sources()}
 
 
-def test_the_kernels_are_cached_under_the_digest_of_their_sources():
-    import weightboost.stumps  # noqa: F401 - every kernel subpackage sets the same directory
+KERNELS_OF = """
+import importlib, os, pkgutil, sys
+from numba.core.dispatcher import Dispatcher
+import weightboost.{package} as package
+for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+    importlib.import_module(module.name)
+print("\\n".join(sorted({{os.path.dirname(obj._cache._cache_path)
+                         for name, module in list(sys.modules.items())
+                         if name.startswith("weightboost.")
+                         for obj in vars(module).values() if isinstance(obj, Dispatcher)}})))
+"""
 
-    assert numba.config.CACHE_DIR.endswith(kernel_cache.PREFIX + kernel_cache.sources_digest())
+
+@pytest.mark.parametrize("package", ["c45", "boosting", "stumps"])
+def test_every_kernel_is_cached_under_the_digest_of_the_sources(package, tmp_path):
+    # each kernel subpackage and its modules imported alone, in a process of its own (as a cell
+    # job imports them): every kernel defined has its compiled code in the versioned
+    # directory, whichever package's call set it
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    out = subprocess.run([sys.executable, "-c", KERNELS_OF.format(package=package)],
+                         capture_output=True, text=True, env=env, check=True).stdout.split()
+    versioned = kernel_cache.PACKAGE / "__pycache__" / (kernel_cache.PREFIX
+                                                       + kernel_cache.sources_digest())
+    assert out == [str(versioned)]
 
 
 def test_a_new_version_removes_the_kernels_of_older_ones_only(tmp_path, monkeypatch):
