@@ -236,20 +236,25 @@ def run_snakemake(workdir: Path, config: dict, *args: str, env: dict | None = No
                           text=True, env=run_env, timeout=timeout)
 
 
-def recorded_job(workdir: Path, rule: str, **where) -> tuple[str, dict]:
-    """The job name and keyword arguments of a ``rule`` job of the finished run in ``workdir``
-    (the first whose arguments include ``where``), from the command Snakemake recorded
-    (``python -m weightboost.pipeline.warm job NAME LOG ARGUMENTS``), with the paths of files that exist
-    made absolute. Its outputs are the run's own files: point them elsewhere before running
-    it."""
+def recorded_jobs(workdir: Path, rule: str):
+    """The job name and keyword arguments of every ``rule`` job of the finished run in
+    ``workdir``, from the commands Snakemake recorded (``python -m weightboost.pipeline.warm job
+    NAME LOG ARGUMENTS``), with the paths of files that exist made absolute."""
     for path in sorted((workdir / ".snakemake" / "metadata").iterdir()):
         record = json.loads(path.read_text())
         if record["rule"] == rule:
             command = shlex.split(record["shellcmd"])
             assert command[1:4] == ["-m", "weightboost.pipeline.warm", "job"], command
-            arguments = {key: str(workdir / value) if isinstance(value, str)
-                         and (workdir / value).is_file() else value
-                         for key, value in json.loads(command[6]).items()}
-            if all(arguments.get(k) == v for k, v in where.items()):
-                return command[4], arguments
+            yield command[4], {key: str(workdir / value) if isinstance(value, str)
+                               and (workdir / value).is_file() else value
+                               for key, value in json.loads(command[6]).items()}
+
+
+def recorded_job(workdir: Path, rule: str, **where) -> tuple[str, dict]:
+    """The first ``rule`` job of the finished run in ``workdir`` whose arguments include
+    ``where`` (``recorded_jobs``). Its outputs are the run's own files: point them elsewhere
+    before running it."""
+    for job, arguments in recorded_jobs(workdir, rule):
+        if all(arguments.get(k) == v for k, v in where.items()):
+            return job, arguments
     raise AssertionError(f"no {rule} job {where or ''} recorded in {workdir}")
