@@ -237,6 +237,52 @@ def cold_snakemake(workdir: Path, config: dict, lib: Path, *args):
                           capture_output=True, text=True, env=env, timeout=600)
 
 
+BROKEN = {  # a user's module that does not import, and what planning says of it
+    "syntax": ("x = 1\ndef f(:\n    pass\n", "line 2: SyntaxError: invalid syntax"),
+    "raising": ("import numpy\nraise RuntimeError('no licence file')\n",
+                "line 2: RuntimeError: no licence file"),
+    "missing": ("import not_installed_dependency\n",
+                "line 1: ModuleNotFoundError: No module named 'not_installed_dependency'"),
+}
+
+
+@pytest.mark.parametrize("case", BROKEN)
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_learner_module_that_does_not_import_stops_in_one_line_naming_key_file_and_line(
+        case, nested, tmp_path, monkeypatch):
+    source, said = BROKEN[case]
+    (tmp_path / f"broken_{case}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry = {"learner": f"broken_{case}.Learner"}
+    spec = {"learner": "sklearn.ensemble.BaggingClassifier", "params": {"estimator": entry}} \
+        if nested else entry
+    key = "params.estimator.learner" if nested else "learner"
+    with pytest.raises(ConfigError) as raised:
+        check_learner("Mine", spec, 100)
+    message = str(raised.value)
+    assert message == (f"algorithms.Mine.{key}: module broken_{case} does not import "
+                       f"({tmp_path / f'broken_{case}.py'}, {said}); fix the module or install "
+                       "what it imports")
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
+
+
+def test_a_learner_module_with_a_syntax_error_stops_the_workflow_in_one_line(tiny_config,
+                                                                             tmp_path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "mine.py").write_text(BROKEN["syntax"][0])
+    config = copy.deepcopy(tiny_config)
+    config["algorithms"]["Mine"] = {"learner": "mine.Learner"}
+    (tmp_path / "run").mkdir()
+    dry = cold_snakemake(tmp_path / "run", config, lib, "experiments", "-n")
+    assert dry.returncode != 0
+    output = dry.stdout + dry.stderr
+    line = (f"invalid config: algorithms.Mine.learner: module mine does not import "
+            f"({lib / 'mine.py'}, line 2: SyntaxError: invalid syntax)")
+    assert line in output, output[-3000:]
+    assert "Traceback (most recent call last)" not in output and "importlib" not in output
+
+
 def test_a_learner_added_by_config_alone_runs_through_the_workflow(tiny_run, tmp_path):
     from test_workflow_experiments import scheduled
     from weightboost.data.uci import load_table

@@ -25,9 +25,51 @@ def _estimators(learner, where="params"):
             yield from _estimators(value, f"{where}.{'base' if key == 'base_estimator' else key}")
 
 
+def _outside_entries(spec: dict, prefix: str = ""):
+    """(config key below the entry, import path) of every outside class an entry names,
+    nested ones included: ``learner``, ``params.estimator.learner``, ..."""
+    if is_outside(spec.get("learner")):
+        yield f"{prefix}learner", spec["learner"]
+    for key, value in (spec.get("params") or {}).items():
+        if isinstance(value, dict) and "learner" in value:
+            yield from _outside_entries(value, f"{prefix}params.{key}.")
+
+
+def _check_imports(name: str, spec: dict) -> None:
+    """Import the module of every outside class of the entry, so that a module that does not
+    import (a syntax error, a missing dependency, an error while it runs) stops planning in one
+    line naming the config key, the module, its file and line, and the error, instead of the
+    import machinery's stack."""
+    import importlib
+    import importlib.util
+    import traceback
+
+    for key, path in _outside_entries(spec):
+        module = path.rpartition(".")[0]
+        try:
+            importlib.import_module(module)
+        except Exception as exc:  # noqa: BLE001 - whatever the user's module raises
+            if isinstance(exc, ModuleNotFoundError) and exc.name and \
+                    (module == exc.name or module.startswith(exc.name + ".")):
+                raise ConfigError(f"algorithms.{name}.{key}: {path} does not import ({exc}); "
+                                  "install its package or fix the path") from None
+            if isinstance(exc, SyntaxError):
+                place = f"{exc.filename}, line {exc.lineno}"
+                error = f"SyntaxError: {exc.msg}"
+            else:
+                frames = traceback.extract_tb(exc.__traceback__)
+                ours = [f for f in frames if "importlib" not in f.filename] or frames
+                place = f"{ours[-1].filename}, line {ours[-1].lineno}"
+                error = f"{type(exc).__name__}: {exc}"
+            raise ConfigError(f"algorithms.{name}.{key}: module {module} does not import "
+                              f"({place}: {error}); fix the module or install what it "
+                              "imports") from None
+
+
 def check_learner(name: str, spec: dict, rounds: int):
     """Build the learner of entry ``name`` and check its parameters; a ConfigError names the
     entry and the parameter. Returns the (unfitted) learner."""
+    _check_imports(name, spec)
     learner = make_learner(name, spec, rounds)
     if is_outside(spec.get("learner")):
         _check_classifier(name, learner)
