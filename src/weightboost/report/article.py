@@ -172,8 +172,20 @@ def _number(value, digits: int) -> str:
     return f"{float(value):.{digits}f}".replace("-", "\N{MINUS SIGN}")
 
 
+def shallow(root: Path) -> bool:
+    """Whether ``root`` is a shallow clone, whose history cannot say which commit last
+    changed a file (it would name the oldest commit it has)."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=root,
+                              capture_output=True, text=True).stdout.strip() == "true"
+    except OSError:
+        return False
+
+
 def _record_commit(root: Path, record: Path) -> str:
     """The commit that last changed a table set's record, or why there is none."""
+    if shallow(root):
+        return "unknown (shallow clone)"
     try:
         relative = record.resolve().relative_to(Path(root).resolve())
         commit = subprocess.run(["git", "log", "-1", "--format=%h", "--", str(relative)],
