@@ -3,8 +3,8 @@ the package and loaded its compiled kernels.
 
 Every Snakemake job is a new Python process, and a cell job spends 1.5-2.5 s importing
 scikit-learn (which imports SciPy's statistics and pandas), pandas and numba and loading the
-cached tree kernels before it grows a single tree: for the ~190 cells of the default run, about
-a sixth of the reproduction's CPU time, and half of the reduced `ci` run. When Snakemake runs
+cached tree kernels before it grows a single tree. Every job in its own process costs `make
+reproduce` 66 % more CPU time and the CI run 3.2 times as much (docs/performance.md). When Snakemake runs
 the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/jobs.smk``) starts one
 **warm server** for the run: it imports and warms the package once, then forks a child for
 each job request. The job's own process (the rule's command, ``python -m weightboost.pipeline.warm job
