@@ -7,6 +7,7 @@ import pytest
 
 from weightboost import AdaBoost, DecisionStump, EpsilonBoost, RegBoost, WeightBoost, WeightDecay
 from weightboost.boosting import rules
+from weightboost.c45 import C45
 from weightboost.stumps import estimator
 
 RECORDS = ("decision_train_", "estimator_weights_", "estimator_errors_", "round_constants_")
@@ -204,3 +205,30 @@ def test_a_normalisation_that_underflows_stops_boosting_instead_of_dividing_by_z
     assert np.all(np.isfinite(model.decision_train_))
     assert np.all(np.isfinite(model.decision_function(X)))
     assert np.array_equal(model.predict(X), y)
+
+
+class _HidesFirst:
+    """A subclass's fit that the booster must call: the first attribute hidden (set to 0)."""
+
+    def fit(self, X, y, sample_weight=None):
+        X = np.array(X, dtype=np.float64, copy=True)
+        X[:, 0] = 0.0
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize("base", [DecisionStump, C45])
+def test_a_base_learner_subclass_is_fitted_through_its_own_fit(base):
+    # the prepared protocol and the compiled driver bypass fit: for a subclass, which may
+    # override it, the booster fits as it fits any learner (docs/algorithms.md §7, "The compiled
+    # driver")
+    hides_first = type(f"HidesFirst{base.__name__}", (_HidesFirst, base), {})
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)  # a concept of the first attribute alone
+    hidden = X.copy()
+    hidden[:, 0] = 0.0
+    boosted = AdaBoost(n_estimators=10, base_estimator=hides_first()).fit(X, y)
+    plain = AdaBoost(n_estimators=10, base_estimator=base()).fit(hidden, y)
+    np.testing.assert_array_equal(boosted.decision_function(hidden),
+                                  plain.decision_function(hidden))
+    assert boosted.score(X, y) < 0.9  # it never saw the attribute that decides

@@ -59,16 +59,19 @@ def _take(data, rows):
     return data[rows]
 
 
-def _prepares(learner) -> bool:
-    """Whether ``learner`` implements the protocol of ``weightboost.prepared``."""
-    return hasattr(learner, "_fit_round")
+def prepares(learner) -> bool:
+    """Whether ``learner``'s own class implements the protocol of ``weightboost.prepared``.
+    The protocol's rounds bypass ``fit``: a subclass, which may override it (or anything the
+    rounds call), is fitted as any scikit-learn classifier is unless it defines the protocol's
+    ``_fit_round`` itself."""
+    return "_fit_round" in vars(type(learner))
 
 
 def _unfitted_copies(base):
     """A factory of unfitted copies of ``base``: ``clone`` in general; for a learner of the
     prepared protocol (C4.5, stumps), whose parameters are plain values, the constructor called
     with them (a round's tree is then not slowed by scikit-learn's signature inspection)."""
-    if _prepares(base):
+    if prepares(base):
         params, cls = base.get_params(deep=False), type(base)
         return lambda: cls(**params)
     return lambda: clone(base)
@@ -195,7 +198,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _prepare_new(self, X, base, unlabeled):
         """``_prepare`` for input not yet prepared."""
-        if _prepares(base):
+        if prepares(base):
             return base._prepare_training(X, unlabeled)
         return X
 
@@ -258,7 +261,8 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
         restart = self.on_degenerate == "restart"
         self._single, self.stopped_early_ = False, False
         r = self._rules()
-        compiled = rng is None and r.compiled and hasattr(base, "_boost") and not any(
+        # the compiled driver runs the rounds of the class that defines it, not a subclass's
+        compiled = rng is None and r.compiled and "_boost" in vars(type(base)) and not any(
             getattr(type(self), hook) is not getattr(BoostingClassifier, hook)
             for hook in DRIVER_METHODS)
         whole = base._boost(data, signed, r, self.n_estimators, restart) if compiled else None
@@ -355,7 +359,7 @@ class BoostingClassifier(ClassifierMixin, BaseEstimator):
     # -- prediction -------------------------------------------------------------------------
     def _tree_outputs(self, X):
         check_is_fitted(self, "estimators_")
-        if self.estimators_ and _prepares(self.estimators_[0]):
+        if self.estimators_ and prepares(self.estimators_[0]):
             # X checked and encoded once for all the trees, not once per tree
             yield from type(self.estimators_[0])._ensemble_outputs(self.estimators_, X)
             return

@@ -22,7 +22,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d
 
-from weightboost.boosting.core import booster_tags
+from weightboost.boosting.core import booster_tags, prepares
 from weightboost.boosting.variants import WeightDecay
 from weightboost.c45 import C45, C45Data, prepare
 from weightboost.c45.data import EncodedRows, take_rows
@@ -150,7 +150,8 @@ class WeightDecayCV(InnerCV):
                             ensure_all_finite="allow-nan")
         y = self._labels(X, y)
         fold_seed, fit_seed = self._seeds()
-        uses_c45 = self.base_estimator is None or isinstance(self.base_estimator, C45)
+        uses_c45 = self.base_estimator is None or (isinstance(self.base_estimator, C45)
+                                                   and prepares(self.base_estimator))
         data = prepare(X) if uses_c45 and not isinstance(X, C45Data) else X
         if hasattr(data, "iloc"):
             self.feature_names_in_ = np.asarray(data.columns, dtype=object)
