@@ -82,3 +82,78 @@ def test_unknown_dataset_target_names_the_dataset(tmp_path, fixture_config):
     result = run_snakemake(tmp_path, fixture_config, "data/processed/uci/iris.csv")
     assert result.returncode != 0
     assert "unknown dataset 'iris'" in result.stderr
+
+
+@pytest.mark.parametrize("job", ["fetch_uci", "parse_uci", "fetch_reuters", "reuters_features"])
+def test_each_data_job_is_keyed_with_exactly_the_code_it_loads(tiny_run, tmp_path, job):
+    # its rule's code_sha256 param digests DATA_JOB_CODE[job]: a module it loads but the list
+    # leaves out could change its output without rerunning it
+    import os
+    import subprocess
+    import sys
+
+    from conftest import recorded_job
+    from test_workflow_experiments import LOADED
+    from weightboost.pipeline.provenance import DATA_JOB_CODE, PLUMBING, package_files
+    from weightboost.pipeline.package_code import PACKAGE
+
+    outputs = {"fetch_uci": ("raw", "receipt"), "parse_uci": ("table", "sidecar"),
+               "fetch_reuters": ("files", "receipt"),
+               "reuters_features": ("matrices", "vocabulary", "stats")}
+    workdir, _ = tiny_run
+    name, arguments = recorded_job(workdir, job)
+    for key in outputs[job]:  # its outputs elsewhere; the run's own files are its inputs
+        value = arguments[key]
+        arguments[key] = ([str(tmp_path / os.path.basename(f)) for f in value]
+                          if isinstance(value, list) else str(tmp_path / os.path.basename(value)))
+    ran = subprocess.run([sys.executable, "-c", LOADED, "job", name, "-", json.dumps(arguments)],
+                         cwd=workdir, capture_output=True, text=True,
+                         env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    loaded = set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
+    listed = {str(p.relative_to(PACKAGE)) for p in package_files(*DATA_JOB_CODE[job])}
+    assert loaded == listed, (sorted(loaded - listed), sorted(listed - loaded))
+
+
+def test_an_edit_of_the_data_spec_reruns_the_parse_of_an_unpinned_data_set(tiny_run, tmp_path):
+    # a pinned table would catch a parse that another module's edit changed; an unpinned one
+    # (a user's new data set) has only the rule's code digest (DATA_JOB_CODE)
+    import os
+    import subprocess
+    import sys
+
+    import yaml
+
+    from conftest import ROOT
+    from test_workflow_experiments import scheduled
+
+    source, config = tiny_run
+    work, checkout = tmp_path / "run", tmp_path / "checkout"  # the package copied, to edit
+    shutil.copytree(source, work, symlinks=True)
+    lib = checkout / "src"
+    shutil.copytree(ROOT / "src" / "weightboost", lib / "weightboost",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for shared in ("workflow", "config"):  # what the package reads beside itself
+        (checkout / shared).symlink_to(ROOT / shared)
+    config = copy.deepcopy(config)
+    config["datasets"]["pima"].pop("table_sha256")  # unpinned
+    (work / "unpinned.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    env = {**{k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"},
+           "PYTHONPATH": str(lib), "WEIGHTBOOST_WARM": "off"}
+
+    def snakemake(*args):
+        return subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
+                               str(ROOT / "Snakefile"), "--directory", str(work),
+                               "--configfile", str(work / "unpinned.yaml"), "--cores", "2",
+                               "--nolock", "data", *args], capture_output=True, text=True,
+                              env=env, timeout=600)
+
+    done = snakemake()  # the unpinned parse, current
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert scheduled(snakemake("-n").stdout) == {}
+    spec = lib / "weightboost" / "data" / "spec.py"
+    spec.write_text(spec.read_text() + "\n# an edit\n")
+    again = snakemake("-n")
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert scheduled(again.stdout).get("parse_uci") == len(config["experiment"]["datasets"])
+    assert "data/processed/uci/pima.csv" in again.stdout

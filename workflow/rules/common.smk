@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from weightboost.pipeline.config import check_config, check_learners
-from weightboost.pipeline.provenance import (KEY_PATTERN, REPORT_CODE, TABLE_SET_CODE,
-                                             TABLE_SETS, computation_key, dataset_content,
+from weightboost.pipeline.provenance import (DATA_JOB_CODE, KEY_PATTERN, REPORT_CODE,
+                                             TABLE_SET_CODE, TABLE_SETS, computation_key,
+                                             dataset_content,
                                              grid_protocol, package_digest, reports_dir,
                                              results_dir, reuters_content, table_inputs)
 from weightboost.pipeline import environment, warm

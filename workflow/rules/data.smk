@@ -7,7 +7,7 @@ rule fetch_uci:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
     params:
-        code_sha256=package_digest("data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["fetch_uci"]),
         arguments=lambda wildcards, output: job_arguments(
             dataset=wildcards.dataset, spec=uci_spec(wildcards), fetch=fetch_config(),
             raw=output.raw, receipt=output.receipt),
@@ -33,7 +33,7 @@ rule parse_uci:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",
     params:
-        code_sha256=package_digest("data/uci.py", "data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["parse_uci"]),
         arguments=lambda wildcards, input, output: job_arguments(
             dataset=wildcards.dataset, spec=uci_spec(wildcards), raw=input.raw,
             receipt=input.receipt, table=output.table, sidecar=output.sidecar),

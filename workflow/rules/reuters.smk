@@ -8,7 +8,7 @@ rule fetch_reuters:
         files=expand("data/raw/reuters/{name}", name=REUTERS_SGML),
         receipt="data/raw/reuters/sources.json",
     params:
-        code_sha256=package_digest("data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["fetch_reuters"]),
         arguments=fetch_reuters_arguments("sgml"),
     log:
         "logs/fetch_reuters.log",
@@ -29,7 +29,7 @@ use rule fetch_reuters as fetch_stopwords with:
         files=["data/raw/reuters/stopwords.zip"],
         receipt="data/raw/reuters/stopwords.json",
     params:
-        code_sha256=package_digest("data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["fetch_reuters"]),
         arguments=fetch_reuters_arguments("stopwords"),
     log:
         "logs/fetch_stopwords.log",
@@ -41,7 +41,7 @@ use rule fetch_reuters as fetch_reuters_nltk with:
         files=[NLTK_PACKAGE],
         receipt="data/raw/reuters/nltk/sources.json",
     params:
-        code_sha256=package_digest("data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["fetch_reuters"]),
         arguments=fetch_reuters_arguments("nltk"),
     log:
         "logs/fetch_reuters_nltk.log",
@@ -57,7 +57,7 @@ rule reuters_features:
         vocabulary="data/processed/reuters/vocabulary.tsv",
         stats="data/processed/reuters/stats.json",
     params:
-        code_sha256=package_digest("reuters", "data/jobs.py"),
+        code_sha256=package_digest(*DATA_JOB_CODE["reuters_features"]),
         # where the raw files come from does not change the matrices; their pins do
         arguments=lambda wildcards, input, output: job_arguments(
             corpus=list(input.corpus), stopwords=input.stopwords[0],

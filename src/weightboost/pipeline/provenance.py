@@ -73,6 +73,19 @@ PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
             "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/warm.py",
             "pipeline/workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
+# the code each data-stage job loads (``weightboost.data.jobs``), less PLUMBING: the data rules'
+# ``code_sha256`` param, so that an edit of any module a fetch or parse runs reruns it (a pinned
+# table would catch a changed parse, an unpinned one would not). tests/test_workflow_data.py
+# runs each job and checks that the list is exactly what it loaded.
+_FETCH = ("data/jobs.py", "data/fetch.py", "data/download.py", "data/sources.py", "data/spec.py")
+DATA_JOB_CODE = {
+    "fetch_uci": _FETCH,
+    "parse_uci": _FETCH + ("data/uci.py",),
+    "fetch_reuters": _FETCH + ("reuters/fetch.py",),
+    "reuters_features": _FETCH + ("reuters/corpus.py", "reuters/features.py",
+                                  "reuters/nltk_package.py", "reuters/sgml.py",
+                                  "reuters/stage.py", "reuters/text.py"),
+}
 # the code that builds the reports from the tables (the report rules' ``code_sha256`` param):
 # the report package and the modules it imports
 REPORT_CODE = ("report", "statistics.py", "pipeline/lockfile.py", "pipeline/provenance.py",
