@@ -384,7 +384,7 @@ def edit_script(snakefile, name):
 def edit_parser(snakefile):
     """What an edit of the UCI parser's code does to its rule: a new code digest param."""
     rules = snakefile.parent / "workflow" / "rules" / "data.smk"
-    digest = 'package_digest("data/uci.py", "data/jobs.py")'
+    digest = 'package_digest(*DATA_JOB_CODE["parse_uci"])'
     assert digest in rules.read_text()
     rules.write_text(rules.read_text().replace(digest, digest + ' + "-edited"'))
 
