@@ -12,12 +12,13 @@ import pytest
 from conftest import ROOT
 from weightboost.errors import ReproError
 from weightboost.fileio import csv_bytes
-from weightboost.report.values import (DEFINITIONS, MARK, PAGES, Tables, compute, definitions,
-                                       evaluate, main, project_root, render, stale, value)
+from weightboost.report.values import (DEFINITIONS, MARK, NAME, PAGES, Tables, compute,
+                                       definitions, evaluate, main, project_root, render, stale,
+                                       value)
 
 NAMED = definitions(ROOT / DEFINITIONS)
 ARTICLE = ROOT / "workflow" / "article" / "article.typ"
-ARTICLE_NAME = re.compile(r"#v\.([a-z][a-z_0-9]*)")
+ARTICLE_NAME = re.compile(rf"#v\.({NAME})")
 TEXTS = {page: (ROOT / page).read_text(encoding="utf-8") for page in PAGES}
 ROUNDS = "wb_rounds_weightboost"
 

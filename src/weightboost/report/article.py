@@ -23,7 +23,7 @@ import pandas as pd
 from weightboost.errors import ReproError
 from weightboost.fileio import write_bytes_atomic, write_csv_atomic
 from weightboost.report.reference import DISPLAY
-from weightboost.report.values import NOT_RUN, Tables, compute, definitions
+from weightboost.report.values import Tables, compute, definitions
 
 SOURCE = "article.typ"  # in workflow/article/, beside its style, references and values
 REPLICATED, NOT_REPLICATED = "[Re]", "[¬Re]"  # ReScience C's marks
@@ -183,9 +183,8 @@ def shallow(root: Path) -> bool:
 
 
 def _record_commit(root: Path, record: Path) -> str:
-    """The commit that last changed a table set's record, or why there is none."""
-    if shallow(root):
-        return "unknown (shallow clone)"
+    """The commit that last changed a table set's record, or why there is none (not in a
+    shallow clone: ``provenance`` asks that once)."""
     try:
         relative = record.resolve().relative_to(Path(root).resolve())
         commit = subprocess.run(["git", "log", "-1", "--format=%h", "--", str(relative)],
@@ -200,12 +199,12 @@ def _record_commit(root: Path, record: Path) -> str:
 def provenance(root: Path, tables: Tables) -> dict[str, dict]:
     """Per table set that this run has: its record's commit, code digest, environment and
     the CPU-seconds of its cells."""
-    out = {}
+    out, whole = {}, not shallow(root)
     for record in sorted(tables.results.glob("*.provenance.json")):
         data = json.loads(record.read_text())
         env = data.get("environment", {})
         out[data["table_set"]] = {
-            "commit": _record_commit(root, record),
+            "commit": _record_commit(root, record) if whole else "unknown (shallow clone)",
             "code": data.get("code_sha256", "")[:12],
             "environment": ", ".join(f"{k} {env[k].replace('cpython ', '')}" for k in
                                      ("python", "numpy", "scikit-learn", "numba") if k in env),
@@ -231,9 +230,9 @@ def _caption(rules, records: dict) -> str:
                                  f"{records[kind]['code']})" for kind in read))
     if not parts:
         return ""
-    shared = environments[0] if len(set(environments)) == 1 else None
-    return ("Made by " + "; ".join(parts) + (f"; {shared}." if shared else
-                                              "; their environments differ: see the table of compute."))
+    environment = (environments[0] if len(set(environments)) == 1
+                   else "their environments differ: see the table of compute")
+    return "Made by " + "; ".join(parts) + f"; {environment}."
 
 
 def readings(config: dict) -> list[dict]:
@@ -288,7 +287,6 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
     data = {
         "run": run,
         "values": compute(named, tables, strict=strict),
-        "not_run": NOT_RUN,
         "papers": papers,
         "tables": rows,
         "captions": captions,
@@ -299,11 +297,10 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
                          for name in tables.config["experiment"]["datasets"]],
         "register": register(protocol),
         "studies": {"sensitivity": (tables.reports / "tables" / "verdicts.csv").is_file(),
-                    "regboost": "wang_kegl2004" in papers,
-                    "reuters": "table3" in rows},
+                    "reuters": "table3" in rows},  # RegBoost's: its paper in papers
         "readings": readings(tables.config),
         "config": {k: tables.config["experiment"][k]
-                   for k in ("folds", "rounds", "seed", "noise_levels", "repeats")
+                   for k in ("folds", "rounds", "seed", "noise_levels")
                    if k in tables.config["experiment"]},
     }
     return data, figures

@@ -47,7 +47,8 @@ from weightboost.report.reference import JIN2003, WANG_KEGL2004, load_reference
 DEFINITIONS = "workflow/article/values.yaml"  # name -> query, below the project's root
 PAGES = ("README.md",)  # the Markdown pages `make readme` rewrites
 # a name is lower-case words joined by _, so prose may show the form, <!--v:NAME-->
-MARK = re.compile(r"<!--v:(?P<name>[a-z][a-z_0-9]*)-->(?P<value>.*?)<!--/v-->", re.S)
+NAME = r"[a-z][a-z_0-9]*"
+MARK = re.compile(rf"<!--v:(?P<name>{NAME})-->(?P<value>.*?)<!--/v-->", re.S)
 NOT_RUN = "n/a"  # a value whose table a named run does not have
 OPTIONS = ("field", "by", "agg", "fmt", "scale")
 AGGREGATES = {"mean": np.mean, "sum": np.sum, "min": np.min, "max": np.max, "count": len,
@@ -343,7 +344,7 @@ def definitions(path: Path) -> dict[str, str]:
     except (OSError, yaml.YAMLError) as exc:
         raise ReproError(f"{path}: cannot read the named values ({exc})") from exc
     bad = [name for name, query in named.items()
-           if not (isinstance(query, str) and MARK.fullmatch(f"<!--v:{name}--><!--/v-->"))]
+           if not (isinstance(query, str) and re.fullmatch(NAME, str(name)))]
     if bad:
         raise ReproError(f"{path}: {', '.join(map(str, bad))}: a name is lower-case words "
                          "joined by _ and its value one query string (see its first lines)")
