@@ -119,13 +119,8 @@ def test_each_data_job_is_keyed_with_exactly_the_code_it_loads(tiny_run, tmp_pat
 def test_an_edit_of_the_data_spec_reruns_the_parse_of_an_unpinned_data_set(tiny_run, tmp_path):
     # a pinned table would catch a parse that another module's edit changed; an unpinned one
     # (a user's new data set) has only the rule's code digest (DATA_JOB_CODE)
-    import os
-    import subprocess
-    import sys
-
-    import yaml
-
     from conftest import ROOT
+    from test_outside_learners import cold_snakemake
     from test_workflow_experiments import scheduled
 
     source, config = tiny_run
@@ -138,23 +133,12 @@ def test_an_edit_of_the_data_spec_reruns_the_parse_of_an_unpinned_data_set(tiny_
         (checkout / shared).symlink_to(ROOT / shared)
     config = copy.deepcopy(config)
     config["datasets"]["pima"].pop("table_sha256")  # unpinned
-    (work / "unpinned.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    env = {**{k: v for k, v in os.environ.items() if k != "REPRO_MIRROR"},
-           "PYTHONPATH": str(lib), "WEIGHTBOOST_WARM": "off"}
-
-    def snakemake(*args):
-        return subprocess.run([sys.executable, "-m", "snakemake", "--snakefile",
-                               str(ROOT / "Snakefile"), "--directory", str(work),
-                               "--configfile", str(work / "unpinned.yaml"), "--cores", "2",
-                               "--nolock", "data", *args], capture_output=True, text=True,
-                              env=env, timeout=600)
-
-    done = snakemake()  # the unpinned parse, current
+    done = cold_snakemake(work, config, lib, "data")  # the unpinned parse, current
     assert done.returncode == 0, done.stderr[-3000:]
-    assert scheduled(snakemake("-n").stdout) == {}
+    assert scheduled(cold_snakemake(work, config, lib, "data", "-n").stdout) == {}
     spec = lib / "weightboost" / "data" / "spec.py"
     spec.write_text(spec.read_text() + "\n# an edit\n")
-    again = snakemake("-n")
+    again = cold_snakemake(work, config, lib, "data", "-n")
     assert again.returncode == 0, again.stderr[-3000:]
     assert scheduled(again.stdout).get("parse_uci") == len(config["experiment"]["datasets"])
     assert "data/processed/uci/pima.csv" in again.stdout
