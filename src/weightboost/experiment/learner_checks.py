@@ -41,7 +41,6 @@ def _check_imports(name: str, spec: dict) -> None:
     line naming the config key, the module, its file and line, and the error, instead of the
     import machinery's stack."""
     import importlib
-    import importlib.util
     import traceback
 
     for key, path in _outside_entries(spec):

@@ -4,15 +4,15 @@ the package and loaded its compiled kernels.
 Every Snakemake job is a new Python process, and a cell job spends 1.5-2.5 s importing
 scikit-learn (which imports SciPy's statistics and pandas), pandas and numba and loading the
 cached tree kernels before it grows a single tree. Every job in its own process costs `make
-reproduce` 66 % more CPU time and the CI run 3.2 times as much (docs/performance.md). When Snakemake runs
-the jobs on this machine, the workflow (``onstart`` in ``workflow/rules/jobs.smk``) starts one
-**warm server** for the run: it imports and warms the package once, then forks a child for
-each job request. The job's own process (the rule's command, ``python -m weightboost.pipeline.warm job
-...``, see ``main``) imports only this module, sends the job's name and arguments, and waits;
-the child writes the job's outputs and log exactly as the job would have, and its status
-becomes the job's exit status. Snakemake still schedules every cell as its own job (only new or
-changed cells are computed; ``--cores`` bounds the children), and a job killed by Snakemake
-takes its child with it.
+reproduce` 66 % more CPU time and the CI run 3.2 times as much (docs/performance.md). When
+Snakemake runs the jobs on this machine, the workflow (``onstart`` in
+``workflow/rules/jobs.smk``) starts one **warm server** for the run: it imports and warms the
+package once, then forks a child for each job request. The job's own process (the rule's
+command, ``python -m weightboost.pipeline.warm job ...``, see ``main``) imports only this
+module, sends the job's name and arguments, and waits; the child writes the job's outputs and
+log exactly as the job would have, and its status becomes the job's exit status. Snakemake
+still schedules every cell as its own job (only new or changed cells are computed; ``--cores``
+bounds the children), and a job killed by Snakemake takes its child with it.
 
 In a SLURM job (the SLURM executor's submissions; a grouped one runs up to 20 cells) hooks do
 not run, and each cell runs in a job step of its own, through ``srun`` and a Snakemake of its
