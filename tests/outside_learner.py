@@ -41,6 +41,11 @@ class NearestMean(ClassifierMixin, BaseEstimator):
         distances = ((X[:, None, :] - self.means_[None]) ** 2).sum(axis=2)
         return self.classes_[np.argmin(distances, axis=1)]
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # filled with the column's training mean
+        return tags
+
 
 class NotAClassifier(BaseEstimator):
     """Fits and predicts, but is no classifier (scikit-learn's ``is_classifier`` is false)."""

@@ -222,6 +222,100 @@ def test_an_outside_learner_in_a_study_that_reads_rounds_is_refused(main_config,
         check_learners(config)
 
 
+SVC = {"learner": "sklearn.svm.SVC", "params": {}}
+
+
+@pytest.mark.parametrize("entry, where", [(SVC, "algorithms.SVM"),
+                                          ("AdaBoost-stumps",
+                                           "algorithms.AdaBoost-stumps.params.base"),
+                                          (BAGGING | {"params": {"estimator": SVC}},
+                                           "algorithms.SVM")])  # Bagging asks its estimator
+def test_a_learner_that_takes_no_missing_values_is_refused_with_a_data_set_that_has_them(
+        main_config, entry, where):
+    """A booster's own tag says it takes them: its stumps do not (a check of the outer tag
+    alone passes AdaBoost-stumps); C4.5 in the same booster does."""
+    from weightboost.experiment.learner_checks import check_missing_values
+
+    config = copy.deepcopy(main_config)
+    name = entry if isinstance(entry, str) else "SVM"
+    if not isinstance(entry, str):
+        config["algorithms"]["SVM"] = entry
+    config["experiment"]["algorithms"] = ["AdaBoost", name]
+    config["sensitivity"] = None
+    with pytest.raises(ConfigError) as raised:
+        check_missing_values(config, {})
+    assert str(raised.value).startswith(
+        f"{where} takes no missing values (its scikit-learn tag allow_nan), but "
+        "experiment.datasets lists breast_cancer, which has 16 "
+        "(datasets.breast_cancer.missing_values or its parsed table): leave breast_cancer out")
+    config["experiment"]["datasets"] = ["ionosphere", "pima", "wdbc"]  # 0, no marker, 0
+    check_missing_values(config, {})
+
+
+def test_the_missing_count_comes_from_the_key_the_parsed_table_or_the_marker(main_config):
+    from weightboost.experiment.learner_checks import check_missing_values
+
+    config = copy.deepcopy(main_config)
+    config["algorithms"]["SVM"] = SVC
+    config["experiment"] |= {"algorithms": ["SVM"], "datasets": ["wdbc"]}
+    config["sensitivity"] = None
+    del config["datasets"]["wdbc"]["missing_values"]
+    with pytest.raises(ConfigError, match=r"which may have some .* set "
+                                          r"datasets\.wdbc\.missing_values, or run the target"):
+        check_missing_values(config, {})
+    check_missing_values(config, {"wdbc": {"n_missing": 0}})
+    with pytest.raises(ConfigError, match="lists wdbc, which has 3 "):
+        check_missing_values(config, {"wdbc": {"n_missing": 3}})
+
+
+def test_a_learner_that_takes_no_missing_values_in_the_sensitivity_study_is_refused(
+        main_config):
+    from weightboost.experiment.learner_checks import check_missing_values
+
+    config = copy.deepcopy(main_config)
+    config["algorithms"]["SVM"] = SVC
+    config["experiment"]["datasets"] = ["ionosphere"]
+    config["sensitivity"]["readings"]["svm"] = {"replace": {"AdaBoost": "SVM"}}
+    config["sensitivity"]["datasets"] = ["ionosphere", "breast_cancer"]
+    with pytest.raises(ConfigError, match=r"^algorithms\.SVM takes no missing values .* "
+                                          r"sensitivity\.datasets lists breast_cancer"):
+        check_missing_values(config, {})
+
+
+def test_a_learner_that_takes_no_missing_values_stops_the_workflow_in_one_line(tiny_config,
+                                                                               tmp_path):
+    config = copy.deepcopy(tiny_config)
+    config["algorithms"]["SVM"] = SVC
+    config["experiment"]["algorithms"] = ["C4.5", "SVM"]
+    dry = run_snakemake(tmp_path, config, "experiments", "-n")
+    assert dry.returncode != 0
+    output = dry.stdout + dry.stderr
+    assert ("invalid config: algorithms.SVM takes no missing values (its scikit-learn tag "
+            "allow_nan), but experiment.datasets lists breast_cancer, which has 16") in output, \
+        output[-3000:]
+    assert "Traceback (most recent call last)" not in output
+
+
+def test_a_parse_that_finds_another_missing_count_stops_and_writes_nothing(mirror_dir,
+                                                                          main_config, tmp_path):
+    from weightboost.data.jobs import fetch_uci, parse_uci
+    from weightboost.errors import InputFileError
+
+    spec = dict(main_config["datasets"]["breast_cancer"], missing_values=15)
+    raw, receipt = tmp_path / "bc.data", tmp_path / "bc.source.json"
+    fetch_uci("breast_cancer", spec, {"mirror": str(mirror_dir),
+                                      "download": main_config["download"]}, str(raw),
+              str(receipt))
+    table, sidecar = tmp_path / "bc.csv", tmp_path / "bc.json"
+    with pytest.raises(InputFileError, match=r"16 missing values where "
+                                             r"datasets\.breast_cancer\.missing_values = 15"):
+        parse_uci("breast_cancer", spec, str(raw), str(receipt), str(table), str(sidecar))
+    assert not table.exists() and not sidecar.exists()
+    parse_uci("breast_cancer", dict(spec, missing_values=16), str(raw), str(receipt),
+              str(table), str(sidecar))
+    assert table.exists() and sidecar.exists()
+
+
 def cold_snakemake(workdir: Path, config: dict, lib: Path, *args):
     """Snakemake in a process of its own, with ``lib`` on PYTHONPATH: as a user runs it with a
     module of their own (the tests' warm Snakemake has its imports made already)."""

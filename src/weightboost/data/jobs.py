@@ -14,6 +14,7 @@ import json
 
 from weightboost.data.fetch import FetchSettings, fetch_file, fetch_raw
 from weightboost.data.spec import DatasetSpec
+from weightboost.errors import InputFileError
 from weightboost.fileio import files_together, journal_beside, write_json_atomic
 
 
@@ -32,7 +33,14 @@ def parse_uci(dataset: str, spec: dict, raw: str, receipt: str, table: str,
     with open(receipt) as handle:
         source = json.load(handle)
     with files_together(journal_beside(table)):
-        write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table, sidecar)
+        described = write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table,
+                                    sidecar)
+        expected = spec.get("missing_values")
+        if expected is not None and described["n_missing"] != expected:  # nothing written
+            raise InputFileError(f"{raw} (dataset {dataset}) parses to a table with "
+                                 f"{described['n_missing']} missing values where "
+                                 f"datasets.{dataset}.missing_values = {expected}; correct "
+                                 f"the key (or the marker datasets.{dataset}.missing)")
 
 
 def fetch_reuters(kind: str, reuters: dict, fetch: dict, files: list[str],

@@ -3,6 +3,9 @@ parameters validated (the project's ``_check_params``, scikit-learn's parameter 
 a class has it, every learner it holds included), an outside class required to be a classifier,
 and an ensemble that feeds C4.5 nominal codes required to give each member every column.
 
+A learner whose scikit-learn tags say it takes no missing values is refused, before any job,
+with a data set of its study that has them (``check_missing_values``).
+
 Planning code only: no cell loads this module, so a stricter check moves no cell key
 (``weightboost.pipeline.provenance.TABLE_SET_CODE``). The entries themselves are built by
 ``weightboost.experiment.learners``.
@@ -117,3 +120,68 @@ def _check_classifier(name: str, learner) -> None:
         raise ConfigError(f"algorithms.{name}.learner: {type(learner).__module__}."
                           f"{type(learner).__name__} is not a scikit-learn classifier "
                           "(is_classifier is false): the cells fit and predict labels")
+
+
+def refuses_missing(learner, where: str = "params") -> str | None:
+    """Where (``params`` for the learner itself, ``params.base``... for one it holds) the first
+    learner is whose scikit-learn tags say it takes no missing values; None if all take them.
+    The learners held are asked too: a booster's own tag does not say what its base learner
+    takes."""
+    from sklearn.utils import get_tags
+
+    for key, estimator in _estimators(learner, where):
+        try:
+            takes = get_tags(estimator).input_tags.allow_nan
+        except Exception:  # noqa: BLE001 - a class outside scikit-learn's conventions
+            takes = False
+        if not takes:
+            return key
+    return None
+
+
+def missing_count(config: dict, dataset: str, parsed: dict) -> int | None:
+    """How many missing values ``dataset`` has: its ``missing_values`` (checked by its parse),
+    else its parsed table's sidecar, else 0 where its spec has no missing-value marker; None
+    when only its parse can tell."""
+    spec = config["datasets"][dataset]
+    if spec.get("missing_values") is not None:
+        return int(spec["missing_values"])
+    if dataset in parsed:
+        return int(parsed[dataset]["n_missing"])
+    return 0 if "missing" in spec and spec["missing"] is None else None
+
+
+def check_missing_values(config: dict, parsed: dict) -> None:
+    """Every learner of the UCI grid and of the sensitivity study that takes no missing values
+    is listed with data sets that have none; ``parsed``: dataset -> sidecar of the tables parsed
+    so far. (The RegBoost study imputes or drops them itself: its ``missing``.)"""
+    from weightboost.experiment import sensitivity
+    from weightboost.experiment.cell_names import parse_cell_name, resolve_spec
+
+    rounds = config["experiment"]["rounds"]
+    studies = [("experiment.datasets", config["experiment"]["datasets"],
+                config["experiment"]["algorithms"])]
+    if config.get("sensitivity"):
+        studies.append(("sensitivity.datasets", sensitivity.study_section(config)["datasets"],
+                        sensitivity.plan(config).cell.unique()))
+    for key, datasets, cells in studies:
+        for cell in dict.fromkeys(cells):
+            spec = resolve_spec(config["algorithms"], cell)
+            where = refuses_missing(make_learner(cell, spec, rounds))
+            if where is None:
+                continue
+            for dataset in datasets:
+                count = missing_count(config, dataset, parsed)
+                if count == 0:
+                    continue
+                entry = f"algorithms.{parse_cell_name(cell)[0]}"
+                entry += "" if where == "params" else f".{where}"
+                has = (f"has {count} (datasets.{dataset}.missing_values or its parsed table)"
+                       if count is not None else
+                       f"may have some (it has a missing-value marker; set "
+                       f"datasets.{dataset}.missing_values, or run the target `data` first)")
+                raise ConfigError(f"{entry} takes no missing values (its scikit-learn tag "
+                                  f"allow_nan), but {key} lists {dataset}, which {has}: leave "
+                                  f"{dataset} out of {key} for it, or use a learner that takes "
+                                  "missing values (e.g. sklearn.ensemble."
+                                  "HistGradientBoostingClassifier)")

@@ -1,6 +1,7 @@
 # The data stage's paths, the checks of its outputs as the workflow is read, and the inputs of
 # the cells that read its tables (the rules: workflow/rules/data.smk).
 from weightboost.data.uci import verify_table
+from weightboost.experiment.learner_checks import check_missing_values
 from weightboost.fileio import committed_files, journal_beside
 from weightboost.pipeline.config import check_fold_count, dataset_spec
 
@@ -57,6 +58,11 @@ def parsed_sidecars():
 
 
 PARSED = parsed_sidecars()
+if workflow.is_main_process:  # imports the learners: once per run, as check_learners
+    try:
+        check_missing_values(config, PARSED)
+    except ReproError as exc:
+        raise WorkflowError(f"invalid config: {exc}")
 
 
 def verify_processed_data():
