@@ -48,7 +48,7 @@ def pytest_sessionstart(session):
     compiles them when a test first needs them, as before."""
     starts_workers = getattr(session.config.option, "numprocesses", None)
     if starts_workers and os.environ.get("PYTEST_XDIST_WORKER") is None:
-        from weightboost.pipeline.warm import warm_up
+        from weightboost.pipeline.warm_kernels import warm_up
 
         warm_up()
 

@@ -234,7 +234,7 @@ def test_a_learner_that_takes_no_missing_values_is_refused_with_a_data_set_that_
         main_config, entry, where):
     """A booster's own tag says it takes them: its stumps do not (a check of the outer tag
     alone passes AdaBoost-stumps); C4.5 in the same booster does."""
-    from weightboost.experiment.learner_checks import check_missing_values
+    from weightboost.pipeline.config import check_missing_values
 
     config = copy.deepcopy(main_config)
     name = entry if isinstance(entry, str) else "SVM"
@@ -253,7 +253,7 @@ def test_a_learner_that_takes_no_missing_values_is_refused_with_a_data_set_that_
 
 
 def test_the_missing_count_comes_from_the_key_the_parsed_table_or_the_marker(main_config):
-    from weightboost.experiment.learner_checks import check_missing_values
+    from weightboost.pipeline.config import check_missing_values
 
     config = copy.deepcopy(main_config)
     config["algorithms"]["SVM"] = SVC
@@ -270,7 +270,7 @@ def test_the_missing_count_comes_from_the_key_the_parsed_table_or_the_marker(mai
 
 def test_a_learner_that_takes_no_missing_values_in_the_sensitivity_study_is_refused(
         main_config):
-    from weightboost.experiment.learner_checks import check_missing_values
+    from weightboost.pipeline.config import check_missing_values
 
     config = copy.deepcopy(main_config)
     config["algorithms"]["SVM"] = SVC
@@ -291,7 +291,7 @@ def test_a_learner_that_takes_no_missing_values_stops_the_workflow_in_one_line(t
     assert dry.returncode != 0
     output = dry.stdout + dry.stderr
     assert ("invalid config: algorithms.SVM takes no missing values (its scikit-learn tag "
-            "allow_nan), but experiment.datasets lists breast_cancer, which has 16") in output, \
+            "allow_nan), but experiment.datasets lists breast_cancer, which has 2 ") in output, \
         output[-3000:]
     assert "Traceback (most recent call last)" not in output
 

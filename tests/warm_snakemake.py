@@ -4,9 +4,9 @@ job).
 
 A ``python -m snakemake ...`` spends about 2.3 s of CPU importing Snakemake, its plugins,
 pandas and SQLAlchemy before it reads the workflow; the suite runs Snakemake about a hundred
-times. The zygote also warms the package (``weightboost.pipeline.warm.warm_up``), so that a run's warm
-server, which costs about 3 s of imports and kernel loading started afresh, is forked from the
-run's Snakemake (``weightboost.pipeline.warm``, module docstring). The child of ``WarmSnakemake.run`` is
+times. The zygote also warms the package (``weightboost.pipeline.warm_kernels.warm_up``), so that
+a run's warm server, which costs about 3 s of imports and kernel loading started afresh, is
+forked from the run's Snakemake (tests/forked_server.py). The child of ``WarmSnakemake.run`` is
 a fresh process in every way a run can see (its own working directory, environment, standard
 streams and process group) that calls Snakemake's command-line entry point
 (``snakemake.cli.main``) with the same arguments; only the imports are shared.
@@ -41,7 +41,8 @@ def serve() -> None:
     import pkgutil
     import traceback
 
-    from weightboost.pipeline import warm
+    import forked_server
+    from weightboost.pipeline import warm, warm_kernels
 
     # one thread, as the warm server runs: a run's server is then forked from its Snakemake,
     # which holds the package warm (below), rather than started afresh
@@ -49,7 +50,8 @@ def serve() -> None:
     import snakemake.api  # noqa: F401
     import snakemake.cli
 
-    warm.warm_up()
+    warm_kernels.warm_up()
+    forked_server.install()
 
     for module in pkgutil.iter_modules():  # the plugins Snakemake collects at each start
         if module.name.startswith("snakemake_") and "_plugin_" in module.name:

@@ -151,37 +151,29 @@ def missing_count(config: dict, dataset: str, parsed: dict) -> int | None:
     return 0 if "missing" in spec and spec["missing"] is None else None
 
 
-def check_missing_values(config: dict, parsed: dict) -> None:
-    """Every learner of the UCI grid and of the sensitivity study that takes no missing values
-    is listed with data sets that have none; ``parsed``: dataset -> sidecar of the tables parsed
-    so far. (The RegBoost study imputes or drops them itself: its ``missing``.)"""
-    from weightboost.experiment import sensitivity
+def check_missing_values(config: dict, parsed: dict, key: str, datasets, cells) -> None:
+    """Every learner of ``cells`` (a study's cell names) that takes no missing values is listed
+    (config key ``key``) with ``datasets`` that have none; ``parsed``: dataset -> sidecar of
+    the tables parsed so far."""
     from weightboost.experiment.cell_names import parse_cell_name, resolve_spec
 
-    rounds = config["experiment"]["rounds"]
-    studies = [("experiment.datasets", config["experiment"]["datasets"],
-                config["experiment"]["algorithms"])]
-    if config.get("sensitivity"):
-        studies.append(("sensitivity.datasets", sensitivity.study_section(config)["datasets"],
-                        sensitivity.plan(config).cell.unique()))
-    for key, datasets, cells in studies:
-        for cell in dict.fromkeys(cells):
-            spec = resolve_spec(config["algorithms"], cell)
-            where = refuses_missing(make_learner(cell, spec, rounds))
-            if where is None:
+    for cell in dict.fromkeys(cells):
+        spec = resolve_spec(config["algorithms"], cell)
+        where = refuses_missing(make_learner(cell, spec, config["experiment"]["rounds"]))
+        if where is None:
+            continue
+        for dataset in datasets:
+            count = missing_count(config, dataset, parsed)
+            if count == 0:
                 continue
-            for dataset in datasets:
-                count = missing_count(config, dataset, parsed)
-                if count == 0:
-                    continue
-                entry = f"algorithms.{parse_cell_name(cell)[0]}"
-                entry += "" if where == "params" else f".{where}"
-                has = (f"has {count} (datasets.{dataset}.missing_values or its parsed table)"
-                       if count is not None else
-                       f"may have some (it has a missing-value marker; set "
-                       f"datasets.{dataset}.missing_values, or run the target `data` first)")
-                raise ConfigError(f"{entry} takes no missing values (its scikit-learn tag "
-                                  f"allow_nan), but {key} lists {dataset}, which {has}: leave "
-                                  f"{dataset} out of {key} for it, or use a learner that takes "
-                                  "missing values (e.g. sklearn.ensemble."
-                                  "HistGradientBoostingClassifier)")
+            entry = f"algorithms.{parse_cell_name(cell)[0]}"
+            entry += "" if where == "params" else f".{where}"
+            has = (f"has {count} (datasets.{dataset}.missing_values or its parsed table)"
+                   if count is not None else
+                   f"may have some (it has a missing-value marker; set "
+                   f"datasets.{dataset}.missing_values, or run the target `data` first)")
+            raise ConfigError(f"{entry} takes no missing values (its scikit-learn tag "
+                              f"allow_nan), but {key} lists {dataset}, which {has}: leave "
+                              f"{dataset} out of {key} for it, or use a learner that takes "
+                              "missing values (e.g. sklearn.ensemble."
+                              "HistGradientBoostingClassifier)")

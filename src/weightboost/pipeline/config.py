@@ -147,6 +147,21 @@ def check_learners(config: dict) -> dict:
     return config
 
 
+def check_missing_values(config: dict, parsed: dict) -> None:
+    """A learner that takes no missing values, in the UCI grid or the sensitivity study, with a
+    data set that has them (``parsed``: dataset -> sidecar of the tables parsed so far; the
+    RegBoost study imputes or drops them itself, its ``missing``)."""
+    from weightboost.experiment import learner_checks, sensitivity
+
+    experiment = config["experiment"]
+    learner_checks.check_missing_values(config, parsed, "experiment.datasets",
+                                        experiment["datasets"], experiment["algorithms"])
+    if config.get("sensitivity"):
+        learner_checks.check_missing_values(
+            config, parsed, "sensitivity.datasets", sensitivity.study_section(config)["datasets"],
+            sensitivity.plan(config).cell)
+
+
 def _check_round_studies(config: dict) -> None:
     """The Reuters and RegBoost studies read a booster's rounds (its test error or F1 after
     each, ``staged_predict``), on sparse matrices for Reuters: an outside learner runs in the

@@ -70,8 +70,8 @@ TABLE_SET_CODE = {"uci": _UCI_CELL,
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
             "pipeline/__init__.py", "pipeline/cell_archive.py", "pipeline/environment.py",
-            "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/warm.py",
-            "pipeline/workflow_support.py",
+            "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/stuck_server.py",
+            "pipeline/warm.py", "pipeline/warm_kernels.py", "pipeline/workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
 # the code each data-stage job loads (``weightboost.data.jobs``), less PLUMBING: the data rules'
 # ``code_sha256`` param, so that an edit of any module a fetch or parse runs reruns it (a pinned

@@ -1,45 +1,16 @@
 """Warm workers: the compute jobs of a local run start in a process that has already imported
-the package and loaded its compiled kernels.
+the package and loaded its compiled kernels (docs/running.md, "Warm workers" and "On a cluster").
 
-Every Snakemake job is a new Python process, and a cell job spends 1.5-2.5 s importing
-scikit-learn (which imports SciPy's statistics and pandas), pandas and numba and loading the
-cached tree kernels before it grows a single tree. Every job in its own process costs `make
-reproduce` 66 % more CPU time and the CI run 3.2 times as much (docs/performance.md). When
-Snakemake runs the jobs on this machine, the workflow (``onstart`` in
-``workflow/rules/jobs.smk``) starts one **warm server** for the run: it imports and warms the
-package once, then forks a child for each job request. The job's own process (the rule's
-command, ``python -m weightboost.pipeline.warm job ...``, see ``main``) imports only this
-module, sends the job's name and arguments, and waits; the child writes the job's outputs and
-log exactly as the job would have, and its status becomes the job's exit status. Snakemake
-still schedules every cell as its own job (only new or changed cells are computed; ``--cores``
-bounds the children), and a job killed by Snakemake takes its child with it.
-
-In a SLURM job (the SLURM executor's submissions; a grouped one runs up to 20 cells) hooks do
-not run, and each cell runs in a job step of its own, through ``srun`` and a Snakemake of its
-own, from the job's *batch step*, where the Snakemake that runs the group reads the workflow.
-That Snakemake starts the server for its cells as it reads the workflow
-(``workflow/rules/jobs.smk``, ``in_batch_step``); the server lives in the batch step, which
-lasts the whole job (a process started inside a job step would end with it), leaves with that
-Snakemake, and logs to ``logs/warm_server.slurm-<job id>.log``. A cell's job step then holds
-only the job's own process, which waits for its answer; the cell's work runs in the batch
-step, within the job's allocation.
-
-Where no server answers (another cluster executor, a platform without Linux's abstract sockets,
-``WEIGHTBOOST_WARM=off``, a server that is still starting or failed to start) the job runs in
-its own process as before; the tables are byte-identical either way (tested). The server
-accepts requests only from processes of its own user, and only the job names of ``JOBS``.
-Its log is ``logs/warm_server.log``.
-
-A Snakemake process that has itself warmed the package (``warm_up``; the test suite's warm
-Snakemake does, once for its many runs) and runs a single thread starts its server by forking
-(``_fork_server``) instead of starting a Python that imports it all again: the same server, a
-child of the same Snakemake, in the same directory with the same environment and log.
-
-The child's first line says that it started the job. A server that starts none within
-``START_TIMEOUT`` seconds of a request (longer than a warm-up that compiles the kernels) is
-taken to be stuck: the job process stops it, says so, and runs its job itself, and so do the
-run's later jobs (nothing answers any more). A stuck server costs a run minutes, never its
-end.
+The workflow starts one **warm server** per run (``start``, from ``onstart`` in
+workflow/rules/jobs.smk; in a SLURM job's batch step, as its Snakemake reads the workflow). It
+warms up once (``weightboost.pipeline.warm_kernels``), then forks a child for each job request.
+A job's own process (the rule's command, ``python -m weightboost.pipeline.warm job ...``,
+``main``) imports only this module, sends the job's name and arguments, and waits; the child
+writes the job's outputs and log as the job would have, and its status becomes the job's. Where
+no server answers (``WEIGHTBOOST_WARM=off``, another executor, a server that failed or is stuck:
+``weightboost.pipeline.stuck_server``) the job runs in its own process; the tables are
+byte-identical either way (tested). The server takes requests only from its own user, and
+only the job names of ``JOBS``; its log is ``logs/warm_server.log``.
 """
 
 from __future__ import annotations
@@ -55,12 +26,12 @@ import os
 import signal
 import socket
 import socketserver
-import struct
 import sys
 import threading
 
+from weightboost.pipeline import stuck_server, warm_kernels
+
 ENV = "WEIGHTBOOST_WARM"            # the server's socket name, set for the jobs of a run
-NAME_PREFIX = "weightboost-warm-"   # a socket name: the prefix, its Snakemake's pid, random hex
 LOG_ENV = "WEIGHTBOOST_WARM_LOG"    # the path of its log, set beside it
 JOBS = {                            # job name -> the function that does the job's work
     "uci_cell": "weightboost.experiment.uci:uci_cell",
@@ -91,8 +62,7 @@ START_TIMEOUT = 300.0
 # the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
 # which each job sets up afresh in its child: the logging's name
 LOGGER = "weightboost-warm-server"
-_server: subprocess.Popen | _Forked | None = None
-_warm_here = False                  # this process has run ``warm_up`` (see the module docstring)
+_server: subprocess.Popen | None = None
 
 
 def _log():
@@ -133,14 +103,14 @@ def _remote(conn, name, job, log, kwargs) -> int:
     try:
         started = reader.readline()
     except TimeoutError:
-        stopped = _stop_stuck_server(conn, name)
+        stopped = stuck_server.stop_stuck_server(conn, name)
         print(f"the warm server started no worker within {START_TIMEOUT:g} s "
               f"({'stopped it' if stopped else 'left it alone'}; see {_server_log()}); running the "
               "job in this process", file=sys.stderr)
         return _local(job, log, kwargs)
     conn.settimeout(None)
     reply = reader.readline() if started else b""
-    if not reply and not _run_alive(name):  # the run is over: its jobs must not go on alone
+    if not reply and not stuck_server.run_alive(name):  # the run is over: its jobs must end
         print("the run's Snakemake is gone: its warm server ended this job unfinished",
               file=sys.stderr)
         return ABANDONED
@@ -154,51 +124,9 @@ def _remote(conn, name, job, log, kwargs) -> int:
     return int(answer["status"])
 
 
-def _server_name(snakemake_pid: int) -> str:
-    return f"{NAME_PREFIX}{snakemake_pid}-{os.urandom(6).hex()}"
-
-
-def _snakemake_pid(name: str) -> str:
-    """The pid of the Snakemake that started the server ``name`` (``_server_name``), as text;
-    "" when the name carries none."""
-    return name.removeprefix(NAME_PREFIX).split("-")[0] if name.startswith(NAME_PREFIX) else ""
-
-
-def _run_alive(name: str) -> bool:
-    """Whether the Snakemake that started the server ``name`` still runs; True when the name
-    says nothing."""
-    pid = _snakemake_pid(name)
-    return not pid.isdigit() or os.path.exists(f"/proc/{pid}")
-
-
 def _server_log() -> str:
     """The log of the server this job asked: a run's, or a SLURM job's (``start``)."""
     return os.environ.get(LOG_ENV, SERVER_LOG)
-
-
-def _stop_stuck_server(conn, name: str) -> bool:
-    """Kill the server at the other end of ``conn`` (SO_PEERCRED: the process that listens),
-    if it is a warm server of this user serving the socket ``name``; whether it was."""
-    pid, uid, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
-                                                      struct.calcsize("3i")))
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            command = handle.read().split(b"\0")
-        with open(f"/proc/{pid}/stat") as handle:
-            parent = handle.read().rsplit(")", 1)[1].split()[1]
-    except (OSError, IndexError):
-        return False
-    # the command line ends "-m weightboost.pipeline.warm serve NAME PID" and a NUL; a forked server
-    # (_fork_server) is the child of the Snakemake whose pid its socket name carries
-    started = command[-5:-2] == [b"weightboost.pipeline.warm", b"serve", name.encode()]
-    forked = _snakemake_pid(name) == parent
-    if uid != os.getuid() or not (started or forked):
-        return False
-    try:
-        os.kill(pid, signal.SIGKILL)  # a stuck process may not run a SIGTERM handler
-    except OSError:
-        return False
-    return True
 
 
 def _local(job, log, kwargs) -> int:
@@ -246,8 +174,7 @@ def _work(job, kwargs):
 class _Handler(socketserver.StreamRequestHandler):
     def handle(self):
         # in the forked child: one job
-        pid, uid, gid = struct.unpack("3i", self.connection.getsockopt(
-            socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        pid, uid = stuck_server.peer(self.connection)
         if uid != os.getuid():
             return
         line = self.rfile.readline()
@@ -256,7 +183,7 @@ class _Handler(socketserver.StreamRequestHandler):
         request = json.loads(line)
         # the server ends its workers when its Snakemake is gone (_Server.service_actions):
         # the job's process then hears that its run is over rather than an empty reply, which
-        # would make it run the job itself (and it checks that Snakemake itself, _run_alive,
+        # would make it run the job itself (and it checks that Snakemake itself, run_alive,
         # for a worker ended before this line)
         self._started = False
         signal.signal(signal.SIGTERM, lambda *_: self._abandon())
@@ -345,164 +272,6 @@ class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
                 os.kill(pid, signal.SIGKILL)
 
 
-# -- compiling the kernels -----------------------------------------------------------------------
-# An empty kernel cache (a fresh clone, an edited kernel) is filled on two cores: numba compiles
-# in one thread, and the warm server's jobs and the test suite's processes wait for it. The
-# grower and the split selection it calls are about 70 % of the compilation and its longest
-# chain (``grow`` needs ``select_split`` compiled first), so a second process compiles them
-# while this one compiles pruning and prediction, for which it builds a one-leaf tree of the
-# grower's array types; each process writes its kernels to the cache (numba replaces the files
-# atomically), and this one then loads the grower from it. Measured: 41-48 s instead of 54-62 s
-# on a 2-core machine (alternated with a one-process compile by bench/kernel_compile.py, since
-# removed: docs/performance.md, "Finished investigations"). The
-# grower's process builds its data view by hand (``tiny_view``: no kernel of ``prepare``), and
-# this one compiles the boosters' kernels while it waits for the grower (``compile_boosting``):
-# 29.6-40.1 s instead of 33.7-44.9, three alternated pairs, each pair 4-9 s apart.
-
-def grower_cached() -> bool:
-    """Whether numba's cache directory holds an index for the grower (``grow.grow-*.nbi``, in
-    numba's subdirectory for the package's path). A ``NUMBA_CACHE_DIR`` shared with another
-    checkout of the same sources may hold its index only: this checkout then compiles in one
-    process, as before."""
-    import numba
-
-    import weightboost.c45  # noqa: F401 - sets the versioned cache directory
-
-    from pathlib import Path
-
-    return any(Path(numba.config.CACHE_DIR).rglob("grow.grow-*.nbi"))
-
-
-def _tiny_data():
-    """Six rows, two numeric attributes, two classes: what every warm-up call fits."""
-    import numpy as np
-
-    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 0.0]])
-    y = np.array([0, 0, 1, 1, 0, 1], dtype=np.int64)
-    return X, y
-
-
-def tiny_view():
-    """The GrowView ``prepare`` gives of ``_tiny_data`` (its array types; every attribute
-    storing its known values), built without ``prepare``, whose kernels (2-3 s to compile) the
-    other process compiles."""
-    import numpy as np
-
-    from weightboost.c45.data import GrowView
-
-    X, _ = _tiny_data()
-    n, d = X.shape
-    XT = np.ascontiguousarray(X.T)
-    order = np.argsort(XT, axis=1, kind="stable")
-    return GrowView(XT, np.zeros(d, dtype=np.bool_), np.zeros(d, dtype=np.int64),
-                    np.arange(d, dtype=np.int64), np.arange(0, d * n + 1, n, dtype=np.int64),
-                    order.astype(np.int32).ravel(), np.take_along_axis(XT, order, 1).ravel(),
-                    np.zeros(d, dtype=np.bool_))
-
-
-def compile_grower() -> None:
-    """Compile ``grow`` (and what it calls) as ``C45.fit`` calls it: the second process's part."""
-    import numpy as np
-
-    from weightboost.c45.grow import grow
-    from weightboost.c45.tree import GrowSettings
-
-    _, y = _tiny_data()
-    grow(tiny_view(), y, 2, np.ones(len(y)), GrowSettings(2.0, True))
-
-
-def compile_pruning_and_prediction() -> None:
-    """Compile ``collapse``, ``prune``, ``compact`` and prediction (C- and Fortran-ordered rows)
-    without the grower, on a one-leaf tree with the array types ``grow`` returns."""
-    import numpy as np
-
-    from weightboost.c45.criteria import z_for_confidence
-    from weightboost.c45.data import prepare
-    from weightboost.c45.predict import most_probable, predict_distribution
-    from weightboost.c45.prune import collapse, prune
-    from weightboost.c45.tree import PruneSettings, TreeArrays, compact
-
-    X, y = _tiny_data()
-    data = prepare(X)
-    leaf = TreeArrays(np.array([[-1, -1, 0]], dtype=np.int32), np.array([[0.0, 1.0]]),
-                      np.zeros(1, dtype=np.bool_), np.array([[3.0, 3.0]]),
-                      np.array([[0, len(y)]], dtype=np.int64),
-                      np.arange(len(y), dtype=np.int32), np.ones(len(y)))
-    collapse(leaf.node_int, leaf.dist, 0)
-    tree = prune(data.view, data.missing, y, 2, leaf,
-                 PruneSettings(0.25, z_for_confidence(0.25), True))
-    node_int, node_float, empty, dist = compact(tree.node_int, tree.node_float, tree.empty,
-                                                tree.dist, tree.node_int.shape[0])
-    for rows in (X, np.asfortranarray(X)):
-        predict_distribution(rows, data.nominal, node_int, node_float, empty, dist)
-        most_probable(rows, data.nominal, node_int, node_float, empty, dist)
-
-
-def compile_boosting() -> None:
-    """Compile the boosters' own kernels (the C library's exp, the log-sum-exp of the weights,
-    Weight Decay's line search) on fits whose base learner is a scikit-learn stump, which needs
-    no C4.5 kernel: this process's part while the other compiles the grower (it waits for
-    that otherwise; about 5 s)."""
-    from sklearn.tree import DecisionTreeClassifier
-
-    from weightboost.boosting import AdaBoost, WeightBoost, WeightDecay
-
-    X, y = _tiny_data()
-    stump = DecisionTreeClassifier(max_depth=1)
-    for booster in (AdaBoost, WeightBoost, WeightDecay):
-        booster(n_estimators=2, base_estimator=stump).fit(X, y).predict(X)
-
-
-def compile_kernels(second_process: bool = True, meanwhile=None) -> None:
-    """Compile (or load) the C4.5 kernels; an empty cache is filled on two cores (above) unless
-    ``second_process`` is False. If the second process fails, the grower is compiled here.
-    ``meanwhile`` (a function) runs before this process waits for the second."""
-    import subprocess
-
-    helper = None
-    if second_process and not grower_cached():
-        helper = subprocess.Popen([sys.executable, "-c", "from weightboost.pipeline.warm import "
-                                   "compile_grower; compile_grower()"], stdin=subprocess.DEVNULL)
-    try:
-        compile_pruning_and_prediction()
-        if meanwhile is not None:
-            meanwhile()
-    finally:
-        if helper is not None:
-            helper.wait()
-    compile_grower()
-
-
-def warm_up(second_process: bool = True) -> None:
-    """Import what the jobs import and load every compiled kernel they call, once (compiling
-    them with ``compile_kernels``, the boosters' with ``compile_boosting`` meanwhile)."""
-
-    def meanwhile():
-        compile_boosting()
-        from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
-        from weightboost.experiment import (regboost_cells, reuters,  # noqa: F401
-                                            study_cells, uci)
-        from weightboost.boosting import regboost  # the stumps' kernels (imported lazily)
-
-        regboost.RegBoost(n_estimators=2, n_neighbors=2).fit(*_tiny_data())  # scan, driver
-
-    compile_kernels(second_process, meanwhile)
-    from weightboost.boosting import AdaBoost, WeightDecay
-    from weightboost.c45 import C45
-
-    X, y = _tiny_data()
-    for sampling in ("reweight", "resample"):
-        model = AdaBoost(n_estimators=2, sampling=sampling, random_state=0).fit(X, y)
-        model.predict(X)
-    WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees (its kernels: compile_boosting)
-    C45().fit(X, y).predict_proba(X)
-    from weightboost.pipeline import environment
-
-    environment.record()  # the versions of what it imported, before anything can replace them
-    global _warm_here
-    _warm_here = True
-
-
 def single_thread_environment() -> None:
     """Set, before anything is imported, what keeps a process that forks at one thread: a
     thread alive at fork time may hold a lock that the child then waits on for ever. One BLAS
@@ -529,11 +298,8 @@ def serve(name: str, parent: int) -> None:
     log.addHandler(handler)
     log.setLevel(logging.INFO)
     log.propagate = False
-    if _warm_here:
-        log.info("listening as %s for Snakemake pid %d; forked warm", name, parent)
-    else:
-        log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
-        warm_up()
+    log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
+    warm_kernels.warm_up()
     _log().info("ready")
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server.serve_forever(poll_interval=0.5)
@@ -551,97 +317,30 @@ def batch_step_log() -> str:
     return f"logs/warm_server.slurm-{os.environ['SLURM_JOB_ID']}.log"
 
 
-def _single_threaded() -> bool:
-    """Whether this process runs one thread (native ones counted): only then may it fork."""
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return False
+def launch(name: str, workdir, log_path):
+    """The server process ``serve NAME PID``, logging to ``log_path``: a ``subprocess.Popen``,
+    or what behaves as one (the test suite's warm Snakemake forks its servers instead)."""
+    import subprocess
 
-
-class _Forked:
-    """A forked server, driven by ``stop`` and the tests as its ``subprocess.Popen`` would be."""
-
-    def __init__(self, pid: int):
-        self.pid, self.returncode = pid, None
-
-    def poll(self):
-        if self.returncode is None:
-            try:
-                pid, status = os.waitpid(self.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped elsewhere: gone, status unknown (as Popen says)
-                pid, status = self.pid, 0
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def wait(self, timeout: float | None = None):
-        import subprocess
-        import time
-
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.poll() is None:
-            if deadline is not None and time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired(f"warm server {self.pid}", timeout)
-            time.sleep(0.01)
-        return self.returncode
-
-    def terminate(self):
-        if self.poll() is None:
-            os.kill(self.pid, signal.SIGTERM)
-
-    def kill(self):
-        if self.poll() is None:
-            os.kill(self.pid, signal.SIGKILL)
-
-
-def _fork_server(name: str, workdir, log_path) -> _Forked:
-    """The run's server as a child of this warm, single-threaded process: what ``python -m
-    weightboost.pipeline.warm serve NAME PID`` would be (its directory, standard streams and log), with
-    the imports and kernels this process already holds."""
-    parent = os.getpid()
-    pid = os.fork()
-    if pid:
-        return _Forked(pid)
-    code = 1
-    try:
-        os.chdir(workdir)
-        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-        log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        os.dup2(log_fd, 1)
-        os.dup2(log_fd, 2)
-        os.close(log_fd)
-        # the parent's may be wrapped or redirected
-        sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
-        code = main(["serve", name, str(parent)])
-    finally:  # none of the parent's exit handlers (they are Snakemake's)
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+    with open(log_path, "a") as handle:
+        return subprocess.Popen([sys.executable, "-m", "weightboost.pipeline.warm", "serve", name,
+                                 str(os.getpid())], stdin=subprocess.DEVNULL, stdout=handle,
+                                stderr=handle, cwd=workdir)
 
 
 def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None:
     """Start the run's server (from Snakemake's ``onstart``, or in a SLURM job's batch step);
     set ``WEIGHTBOOST_WARM`` for the jobs. Returns its socket name, or None where warm workers
     are off or unavailable. ``log``: the server's log, relative to ``workdir``."""
-    import subprocess
     from pathlib import Path
 
     global _server
     if os.environ.get(ENV) == "off" or not available():
         return None
-    name = _server_name(os.getpid())
+    name = stuck_server.server_name(os.getpid())
     log_path = Path(workdir) / log
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    if _warm_here and _single_threaded():
-        _server = _fork_server(name, workdir, log_path)
-    else:
-        with open(log_path, "a") as handle:
-            _server = subprocess.Popen([sys.executable, "-m", "weightboost.pipeline.warm", "serve", name,
-                                        str(os.getpid())], stdin=subprocess.DEVNULL,
-                                       stdout=handle, stderr=handle, cwd=workdir)
+    _server = launch(name, workdir, log_path)
     os.environ[ENV] = name
     os.environ[LOG_ENV] = str(log_path)
     return name

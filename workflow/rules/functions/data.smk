@@ -1,9 +1,8 @@
 # The data stage's paths, the checks of its outputs as the workflow is read, and the inputs of
 # the cells that read its tables (the rules: workflow/rules/data.smk).
 from weightboost.data.uci import verify_table
-from weightboost.experiment.learner_checks import check_missing_values
 from weightboost.fileio import committed_files, journal_beside
-from weightboost.pipeline.config import check_fold_count, dataset_spec
+from weightboost.pipeline.config import check_fold_count, check_missing_values, dataset_spec
 
 
 def uci_spec(wildcards):
