@@ -1,12 +1,15 @@
 """The package's layout shows its architecture (the README's "Where things are"): every module
 says what it owns, in its docstring and in its row of the package's map (docs/modules.md, which
-lists every module once and nothing else), and no two modules import each other, directly or through others, not even
-inside a function (an import deferred to call time is still a loop a reader must hold in their
-head; the one that came back was cell_archive <-> provenance)."""
+lists every module once and nothing else), and no two modules import each other, directly or
+through others, not even inside a function (an import deferred to call time is still a loop a
+reader must hold in their head; the one that came back was cell_archive <-> provenance). The workflow's files read in their
+include order: each uses only what common.smk and the files before it define."""
 
 import ast
 import graphlib
+import io
 import re
+import tokenize
 from collections import Counter
 
 import pytest
@@ -93,3 +96,39 @@ def test_every_module_says_what_it_owns(name):
 def test_the_map_lists_every_module_once_and_nothing_else():
     listed = [path for path, _ in map_rows(MAP.read_text(encoding="utf-8"))]
     assert Counter(listed) == Counter(map_path(name) for name in MODULES)
+
+
+WORKFLOW = ROOT / "workflow"
+# a name a Snakemake file defines for the others: a function or an assignment at the top level,
+# or a capitalised one inside a top-level block (``if SENSITIVITY:``)
+SMK_DEFINITION = re.compile(
+    r"^(?:def\s+(\w+)|([A-Za-z_]\w*)\s*=(?!=)|    ([A-Z_][A-Z0-9_]*)\s*=(?!=))", re.M)
+
+
+def forward_references(texts: list[tuple[str, str]]) -> list[str]:
+    """``file uses NAME of later`` for each name a Snakemake file (``texts``: name and text, in
+    include order) uses that only a file included after it defines."""
+    first = {}
+    for index, (_, text) in enumerate(texts):
+        for match in SMK_DEFINITION.finditer(text):
+            first.setdefault(next(filter(None, match.groups())), index)
+    found = []
+    for index, (name, text) in enumerate(texts):
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        for used in sorted({t.string for t in tokens if t.type == tokenize.NAME}):
+            if first.get(used, -1) > index:
+                found.append(f"{name} uses {used} of {texts[first[used]][0]}")
+    return found
+
+
+def test_each_snakemake_file_uses_only_what_the_files_before_it_define():
+    # read in order, as a reader would: common.smk first, a study's functions before its rules
+    order = re.findall(r'^include: "([^"]+)"', (WORKFLOW / "Snakefile").read_text(), re.M)
+    assert order[0] == "rules/common.smk"
+    texts = [(name, (WORKFLOW / name).read_text()) for name in order]
+    assert forward_references(texts) == []
+    # the check sees the kind it was written for: common.smk calling a later file's function
+    moved = [(n, t + "\n\ndef uci_spec(w):\n    pass\n" if n.endswith("functions/data.smk")
+              else t.replace("def uci_spec(", "def _was_uci_spec(")) for n, t in texts]
+    assert "rules/common.smk uses uci_spec of rules/functions/data.smk" in \
+        forward_references(moved)

@@ -1,15 +1,6 @@
-"""Checksums, all-or-nothing file writes (of one file, and of a group of files), the bytes of
-a JSON record and of a CSV table, and YAML reading.
-
-Every output of the pipeline is written to a temporary name in the destination directory and
-renamed into place only when complete, so an interrupted or failing step never leaves a
-half-written file where a later step (or Snakemake) would take it for a finished one. The
-temporary file's bytes are flushed to the disk (``fsync``) before the rename: a file system
-may otherwise commit the rename before the data, and a machine that stops (power, kernel)
-right after it would come back with the name of a finished cell on an empty or partial file,
-which no later run would recompute. Files that must agree with each other (a table and the
-record of its digest) are written as one by ``files_together``.
-"""
+"""Checksums, all-or-nothing writes of one file or of a group of files (``files_together``),
+the bytes of a JSON record and of a CSV table, and YAML reading. A file is written under a
+temporary name, flushed to the disk, then renamed (docs/integrity.md, "Whole files or none")."""
 
 from __future__ import annotations
 
@@ -51,12 +42,9 @@ def sha256_file(path: str | os.PathLike) -> str:
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike):
-    """Yield a temporary path beside ``path``; rename it to ``path`` if the block succeeds
-    (inside a ``files_together`` block, to its pending name, for the group to rename).
-
-    On any exception the temporary file is removed and ``path`` is left as it was; a full
-    device (or quota) becomes a ``DiskFullError`` that names the file.
-    """
+    """Yield a temporary path beside ``path``, renamed to ``path`` (in a ``files_together``
+    block, to its pending name) if the block succeeds, else removed; a full device (or quota)
+    raises ``DiskFullError`` naming the file."""
     path, group = Path(path), _GROUP.get()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -83,8 +71,7 @@ def atomic_path(path: str | os.PathLike):
 
 
 def _flush_to_disk(path: Path) -> None:
-    """The file's data on the disk, not only in the page cache (its errors, e.g. a full device
-    that a network file system reports only now, raise here)."""
+    """fsync ``path`` (a full device that a network file system reports only now raises here)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -115,8 +102,7 @@ def json_bytes(obj) -> bytes:
 
 
 def csv_bytes(frame) -> bytes:
-    """A table's bytes: a pandas frame as CSV, without its index, lines ending in \\n (floats
-    as pandas writes them, exactly: read back, they are the same numbers)."""
+    """A frame's CSV bytes: no index, \\n line ends, floats that read back as the same numbers."""
     return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
 
 
@@ -133,26 +119,18 @@ def _pending(path: Path) -> Path:
 
 
 def journal_beside(path: str | os.PathLike) -> Path:
-    """Where the journal of a group of files written together (``files_together``) whose
-    main file is ``path`` lives: beside it, hidden."""
+    """The hidden journal beside ``path`` of the ``files_together`` group whose main file it is."""
     path = Path(path)
     return path.with_name(f".{path.name}.journal")
 
 
 @contextlib.contextmanager
 def files_together(journal: str | os.PathLike):
-    """Make the files written in the block (by ``atomic_path`` and the ``write_*`` functions on
-    it) one write: all new, or all as they were.
-
-    Each file is written whole beside its destination (``.<name>.pending``); when the block
-    ends, ``journal`` lists them with their SHA-256 (the commit point, itself written all or
-    nothing), then each is renamed into place in the order it was written, and the journal
-    removed. A process killed before the journal exists leaves every file as it was (and
-    pending files that the next write replaces); one killed after leaves the journal, which
-    ``finish_files_together`` completes: the next write of the group, and the workflow's next
-    run with a job (``onstart``), whose checks read through it until then
-    (``committed_files``). A block that raises leaves the files as they were.
-    """
+    """Make the files written in the block (by ``atomic_path`` and the ``write_*`` functions) one
+    write, all new or all as they were: each is staged as ``.<name>.pending``, ``journal`` lists
+    them with their SHA-256 (the commit point), then they are renamed in order;
+    ``finish_files_together`` completes a journal a killed process left (docs/integrity.md,
+    "Whole files or none")."""
     if _GROUP.get() is not None:
         raise RuntimeError("files_together blocks do not nest")
     journal = Path(journal)
@@ -181,8 +159,7 @@ def write_files_together(files: dict, journal: str | os.PathLike) -> None:
 
 def _staged(journal: Path) -> dict[Path, Path] | None:
     """None without ``journal``; else each file it lists that is still pending -> its pending
-    file, checked against the SHA-256 the journal lists (a file renamed meanwhile, by the writer
-    or by another reader finishing it, is left out)."""
+    file, checked against the SHA-256 the journal lists (one renamed meanwhile is left out)."""
     try:
         entries = json.loads(journal.read_text())["files"]
     except FileNotFoundError:
@@ -203,10 +180,8 @@ def _staged(journal: Path) -> dict[Path, Path] | None:
 
 
 def finish_files_together(journal: str | os.PathLike) -> bool:
-    """Complete the ``files_together`` write that ``journal`` lists (the writer's own commit,
-    or one a killed process left): rename its remaining pending files into place and remove
-    the journal. Safe to run while another process does the same (a file already renamed is
-    skipped). Whether there was a journal."""
+    """Rename the pending files ``journal`` lists into place and remove it; whether there was
+    one. Safe while another process does the same (a file already renamed is skipped)."""
     journal = Path(journal)
     staged = _staged(journal)
     if staged is None:
@@ -221,16 +196,13 @@ def finish_files_together(journal: str | os.PathLike) -> bool:
 
 
 def committed_files(journal: str | os.PathLike) -> dict[Path, Path]:
-    """For readers that must change nothing (the checks of a dry run): the files of the
-    ``files_together`` write that ``journal`` lists, which a killed process left part-way, each
-    -> where its committed content is until ``finish_files_together`` renames it (its pending
-    file). Empty when there is no journal."""
+    """For readers that must change nothing (a dry run's checks): each file of an unfinished
+    ``journal`` -> its pending file, where its committed content is; empty without a journal."""
     return _staged(Path(journal)) or {}
 
 
 def parse_yaml(text: str):
-    """Safe YAML, by libyaml's parser when PyYAML has it (several times faster than the pure
-    Python one: the workflow reads its schema and configs at every start)."""
+    """Safe YAML, by libyaml's faster parser when PyYAML has it (read at every workflow start)."""
     import yaml
 
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

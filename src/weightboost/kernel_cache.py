@@ -1,16 +1,6 @@
-"""Where numba keeps the package's compiled kernels: one directory per version of their sources.
-
-Numba's own cache (``cache=True``) tells a stale entry by the timestamp of the file that
-defines the function only. A kernel's compiled code, however, contains the kernels it calls
-from other files: after an edit of ``c45/split.py`` alone, the cached ``grow`` would still run
-the old split evaluation; after one of ``stumps/search.py``, the cached compiled boosting
-driver (``stumps/boost.py``) the old scan; results would silently come from a mix of versions.
-``use_versioned_cache`` points numba at a directory named after a hash of every module of the
-package that defines one (C4.5, the boosting rules and weights, the stumps), so that an edit of
-any of them compiles everything afresh. Each kernel subpackage (``c45``, ``boosting``,
-``stumps``) calls it before its first kernel is defined. The directory lies under
-``NUMBA_CACHE_DIR`` when that is set, else in the package's ``__pycache__``.
-"""
+"""Where numba keeps the package's compiled kernels: one directory per version of their sources,
+so that an edit of any module defining a kernel recompiles them all (numba's own cache checks only
+the defining file, while compiled code holds the kernels it calls; docs/algorithms.md §5.10)."""
 
 from __future__ import annotations
 
@@ -23,8 +13,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 PREFIX = "kernels-"
-
-
 KERNEL = re.compile(rb"^\s*@(numba\.)?n?jit\b", re.MULTILINE)  # a compiled function's decorator
 
 
@@ -45,11 +33,8 @@ def sources_digest(package: Path = PACKAGE) -> str:
 
 @functools.lru_cache(maxsize=None)
 def use_versioned_cache(package: Path = PACKAGE) -> Path:
-    """Set numba's cache directory for the kernels defined from now on; returns it (once per
-    process and package: later calls return the same directory).
-
-    In the package's own ``__pycache__``, directories of other versions are removed (best
-    effort) when this version's is new, so that edits do not accumulate compiled code; a
+    """Set numba's cache directory for the kernels defined from now on and return it (once per
+    process and package). A new version's directory in ``__pycache__`` replaces the others; a
     ``NUMBA_CACHE_DIR`` may be shared by several checkouts and is left as it is."""
     import numba
 

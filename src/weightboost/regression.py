@@ -1,15 +1,8 @@
 """Regression of the result tables: run a config in a fresh directory and compare its tables
-with golden ones, cell by cell (integers exactly, floats within 1e-9).
+with golden ones, cell by cell (integers exactly, floats within 1e-9; timing columns ignored).
 
-    python -m weightboost.regression run [--config ci] [--workdir DIR]   # run and compare
-    python -m weightboost.regression golden [--config ci]                # run and overwrite
-    python -m weightboost.regression compare NEW_DIR GOLDEN_DIR          # compare two dirs
-                                                    # (and their sensitivity study's tables)
-
-``--config ci`` runs ``config/config.yaml`` overlaid with ``config/ci.yaml`` (both studies at
-reduced size: ``TARGETS``) and compares with ``tests/golden/ci/``; ``--config full`` runs the default config and compares with the committed
-``results/``. Timing columns (``fit_seconds``, ``predict_seconds``) measure the machine and are
-not compared. Exit status: 0 if every cell matches, 1 if any moved, 2 if the run failed.
+Profiles and their golden tables: ``PROFILES`` (docs/testing.md, "Regression: CI fails when a
+number moves"). Exit status: 0 if every cell matches, 1 if any moved, 2 if the run failed.
 """
 
 from __future__ import annotations
@@ -35,8 +28,7 @@ TABLES = {  # file -> key columns identifying a row
     "regboost/curves.csv": ["reading", "dataset", "noise", "algorithm", "t"],
     "regboost/semi_supervised.csv": ["dataset", "algorithm", "draw"],
 }
-# the sensitivity study's tables (its own target, `snakemake sensitivity`): compared by
-# `compare` where the golden directory has them, never asked of a profile's run
+# the sensitivity study's tables: compared by `compare` where the golden directory has them
 STUDY_TABLES = {
     "sensitivity/folds.csv": ["reading", "dataset", "noise", "algorithm", "repeat", "fold"],
     "sensitivity/summary.csv": ["reading", "dataset", "noise", "algorithm"],

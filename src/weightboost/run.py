@@ -1,18 +1,6 @@
-"""``python -m weightboost.run [snakemake arguments]``: Snakemake, resuming after a crash.
-
-A run killed part-way (SIGKILL, power loss) leaves Snakemake's lock in ``.snakemake/locks``,
-and the next run refuses to start until ``snakemake --unlock``. This launcher removes the lock
-only when it is stale, that is when no live Snakemake process works in the same directory,
-then runs Snakemake with the given arguments; the default profile's ``rerun-incomplete`` redoes
-the jobs that were interrupted. ``make reproduce`` uses it.
-
-A Snakemake killed alone (an out-of-memory killer picks one process) leaves its running jobs
-behind: their processes (``python -m weightboost.pipeline.warm job ...``, and the warm workers doing
-their work) live on and write their cells when they finish. Such a cell lands at the path of
-the killed run's config and code (the key in every cell path, ``computation_key``), so it is
-never read by a run of another config or code; but it still takes cores from the resumed run.
-When no Snakemake works in the directory, the launcher therefore stops them first.
-"""
+"""``python -m weightboost.run [snakemake arguments]``: Snakemake, resuming after a crash: with
+no live Snakemake in the directory, it stops the jobs a killed one left and removes its stale
+lock first (docs/integrity.md, "Resuming after a kill")."""
 
 from __future__ import annotations
 
@@ -25,8 +13,7 @@ from pathlib import Path
 
 
 def _workdir(args: list[str], cwd: Path | None = None) -> Path:
-    """The directory a Snakemake command line ``args`` works in, started in ``cwd`` (this
-    process's working directory if None)."""
+    """The directory Snakemake works in when run with ``args`` from ``cwd`` (default: ours)."""
     base = Path.cwd() if cwd is None else cwd
     for flag in ("--directory", "-d"):
         if flag in args and args.index(flag) + 1 < len(args):
@@ -35,8 +22,7 @@ def _workdir(args: list[str], cwd: Path | None = None) -> Path:
 
 
 def _processes():
-    """(pid, command-line words, working directory) of every process of this user but this one
-    and its parent."""
+    """(pid, command-line words, cwd) of every process of this user but this one and its parent."""
     me, uid = os.getpid(), os.getuid()
     for entry in Path("/proc").glob("[0-9]*"):
         if int(entry.name) in (me, os.getppid()):
@@ -69,10 +55,8 @@ def _live_snakemake_in(directory: Path) -> bool:
 
 
 def orphaned_jobs(directory: Path) -> list[int]:
-    """The processes of jobs (and their warm workers) left in ``directory`` by a Snakemake that
-    is gone: every process working there whose command line names ``weightboost.pipeline.warm`` (a
-    compute job's, its shell's, a warm server's or worker's) or a script of Snakemake's
-    (``.snakemake/scripts/``: the data and table jobs)."""
+    """The processes working in ``directory`` whose command line names
+    ``weightboost.pipeline.warm`` or a script of Snakemake's (``.snakemake/scripts/``)."""
     scripts = str(directory / ".snakemake" / "scripts") + "/"
     return sorted(pid for pid, words, cwd in _processes()
                   if cwd == directory and not _is_snakemake(words)
@@ -107,9 +91,8 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def check_configfiles(args: list[str]) -> str | None:
-    """A message for a ``--configfile`` argument Snakemake would reject without naming the
-    file and line: a YAML error, or a target written after ``--configfile`` (which reads every
-    following word as a config file). None when all is well."""
+    """A message for a ``--configfile`` argument Snakemake would reject without naming the file
+    and line (a YAML error, a target after ``--configfile``); None when all is well."""
     import yaml
 
     from weightboost.fileio import read_yaml

@@ -6,7 +6,7 @@
 import json
 from pathlib import Path
 
-from weightboost.pipeline.config import check_config, check_learners
+from weightboost.pipeline.config import check_config, check_learners, dataset_spec
 from weightboost.pipeline.provenance import (DATA_JOB_CODE, KEY_PATTERN, REPORT_CODE,
                                              TABLE_SET_CODE, TABLE_SETS, computation_key,
                                              dataset_content,
@@ -53,6 +53,15 @@ def learner_spec(name):
         return keyed_spec(resolve_spec(config["algorithms"], name))
     except ReproError as exc:
         raise WorkflowError(str(exc))
+
+
+def uci_spec(wildcards):
+    """The config entry of a dataset; an unknown name stops with a clear message."""
+    try:
+        dataset_spec(config, wildcards.dataset)
+    except ReproError as exc:
+        raise WorkflowError(str(exc))
+    return config["datasets"][wildcards.dataset]
 
 
 def data_content(dataset):

@@ -5,27 +5,7 @@
 # Then the study's tables, the verdicts and the β figure.
 
 
-SENSITIVITY = study_section(config) if config.get("sensitivity") else {}
-# the table sets the sensitivity report reads: the study's, and its Reuters table when it reruns
-# Reuters under the readings (`sensitivity.reuters`); else the main run's Reuters tables (the
-# Reuters claim is then decided on the main run's split: the committed Reuters tables are read
-# as they are, computed first only when missing)
-REUTERS_SOURCE = reuters_source(config) if SENSITIVITY else "reuters"
-SENSITIVITY_SETS = ("sensitivity", REUTERS_SOURCE)
-STUDY_GIVEN = ("reuters",) if REUTERS_SOURCE == "reuters" else ()
-STUDY_F1 = (f"{RESULTS}/{TABLE_SETS['sensitivity_reuters'][0]}"
-            if REUTERS_SOURCE == "sensitivity_reuters" else None)
-SENSITIVITY_CELL = ("results/cells/sensitivity/{dataset}/noise{noise}/{algorithm}/{key}/"
-                    "reps{repeats}.csv")
 if SENSITIVITY:
-    SENSITIVITY_PLAN = pd.DataFrame(sensitivity_plan(config).to_dict("records"),
-                                    columns=PLAN_COLUMNS)
-    SENSITIVITY_JOBS = {(noise_wildcard(job.noise), job.cell): job.repeats
-                        for job in cell_jobs(SENSITIVITY_PLAN).itertuples(index=False)}
-    SENSITIVITY_CELLS = [
-        path for (noise, cell), repeats in SENSITIVITY_JOBS.items()
-        for path in grid_cells(SENSITIVITY_CELL, SENSITIVITY["datasets"], [noise], [cell],
-                               kind="sensitivity", repeats=repeats)]
 
     rule sensitivity_cell:
         input:

@@ -1,33 +1,10 @@
 """Cell archives: a study's computed cells packed into one committed zip file, from which a
 later run restores a cell instead of computing it.
 
-A cell's path holds the key of everything its numbers depend on (``computation_key``: its
-table set's code digest and the config values it reads; docs/integrity.md, "Cell keys"), so a file stored
-in an archive under the path a job is about to write is the file that job would write. The
-sensitivity study commits its cells this way (``results/archive/sensitivity.zip``, rule
-``sensitivity_archive``): a fresh clone whose config adds a reading or a noise level computes
-only the cells that no archive holds, and recomputes everything with ``cell_archive: false``.
-The archive holds only the study's own cells, not those the default run (``make reproduce``)
-computes, so a reproduction of the papers never restores anything.
-
-A job restores its outputs (``restored``) only when every output it is to write under
-``results/cells/`` is in one archive; its log says so (``workflow_support.RESTORED``), and the
-table set's provenance record counts such jobs (``restored``), whose seconds are a copy's.
-Members are read through their CRC-32 (zipfile checks it on every full read) and their deflate
-stream: a damaged archive stops the job with a message that names it. An archive is written whole or not at all
-(``fileio.atomic_path``), with members in path order and fixed dates, so packing the same cells
-gives the same bytes.
-
-    python -m weightboost.pipeline.cell_archive pack ARCHIVE PATH...    # or --paths-from FILE
-    python -m weightboost.pipeline.cell_archive list ARCHIVE
-    python -m weightboost.pipeline.cell_archive rekey ARCHIVE --plan PLAN
-
-``rekey`` is for a change of cell code that moves every key but no number (a refactoring, a
-stricter check in a cell module): it stores each member under the path the current workflow
-plans for the same cell, matched on every path part but the key, with the same bytes. ``PLAN``
-is the output of ``snakemake -n --forceall all sensitivity`` under the new code. Recompute a
-few cells with ``--config cell_archive=false`` to check that no number moved
-(docs/running.md, "The cell archive").
+A cell's path holds its key, so an archived file under the path a job is about to write is the
+file that job would write (docs/integrity.md, "Cell keys"). A job restores its outputs only when
+one archive holds all it writes under ``results/cells/``, and its log says so (``RESTORED``).
+Packing and re-keying: docs/running.md, "The cell archive".
 """
 
 from __future__ import annotations
@@ -52,8 +29,7 @@ _DATE = (1980, 1, 1, 0, 0, 0)    # zip's earliest date: no member records when i
 
 
 def member(path: str | os.PathLike) -> str | None:
-    """The archive member name of a cell path (relative to the working directory), or None for
-    a path outside ``results/cells``."""
+    """The archive member name of a cell path, or None for a path outside ``results/cells``."""
     parts = PurePosixPath(Path(path).as_posix()).parts
     root = PurePosixPath(CELLS).parts
     if parts[:len(root)] != root or len(parts) <= len(root):
@@ -87,10 +63,9 @@ def planned_cells(plan_text: str) -> list[str]:
 
 
 def rekey(archive: str | os.PathLike, planned) -> int:
-    """Store every member of ``archive`` under the planned cell path that differs from its own
-    in the key only (``planned``: the cell paths of the current plan), with the same bytes;
-    the number of members. Stops, changing nothing, when a member has no such path, or two
-    planned paths differ in the key only."""
+    """Store every member of ``archive`` under the cell path of ``planned`` that differs from
+    its own in the key only, with the same bytes; the number of members. Stops, changing
+    nothing, unless members and such paths pair one to one."""
     from weightboost.pipeline.provenance import KEY_PATTERN  # not at import: cell jobs load
     # this module, and provenance is no cell code
 
@@ -137,9 +112,8 @@ def enabled() -> bool:
 
 
 def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
-    """Restore a job's outputs from an archive: ``values`` are the job's output arguments; those
-    that name paths under ``results/cells`` are restored. True if one archive held them all and
-    they are written; False (nothing written) if archives are off or none holds them all."""
+    """Write the job's outputs under ``results/cells`` (among its output arguments ``values``)
+    from an archive that holds them all; whether it did (never when archives are off)."""
     named = {v: member(v) for v in values if isinstance(v, str)}
     outputs = [path for path, name in named.items() if name is not None]
     if not outputs or not enabled():

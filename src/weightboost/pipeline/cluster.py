@@ -1,12 +1,6 @@
-"""What a SLURM partition can give a submission, checked before the first one is queued.
-
-Under the SLURM executor, Snakemake asks for a grouped submission's CPUs from the profile's
-``cores`` (profiles/slurm/config.yaml): a request larger than every node of the partition is
-accepted by ``sbatch`` and then stays pending for ever (reason ``PartitionConfig``) while
-Snakemake waits without a message. ``check_partition_cpus`` compares the request with the
-largest node of each partition the run's jobs name (``sinfo``) and stops with a message that
-names the setting.
-"""
+"""What a SLURM partition can give a submission, checked before the first one is queued: SLURM
+keeps a request for more CPUs than its largest node has pending for ever (docs/running.md, "On
+a cluster")."""
 
 from __future__ import annotations
 
@@ -31,8 +25,7 @@ def partition_cpus(partition: str | None, sinfo: str = "sinfo") -> int | None:
 
 
 def check_partition_cpus(cores: int, partitions, sinfo: str = "sinfo") -> None:
-    """Stop when ``cores`` (what the largest submission asks for) exceeds the largest node of
-    one of ``partitions``."""
+    """Stop when ``cores`` exceeds the largest node of one of ``partitions``."""
     for partition in sorted(set(partitions), key=str):
         largest = partition_cpus(partition, sinfo)
         if largest is not None and cores > largest:

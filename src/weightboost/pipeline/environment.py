@@ -1,22 +1,9 @@
 """The software a cell's numbers depend on besides the package's own code and the config: the
 Python, the C library and the versions of the numeric distributions a cell job loads.
 
-A cell's key (``weightboost.pipeline.provenance.computation_key``) holds the digest of this
-record beside its table set's code digest. A cell computed under another scikit-learn (its
-folds), numpy (its sorts and sums), numba and llvmlite (the compiled kernels), pandas (the
-cells' CSV bytes), SciPy (the semi-supervised baselines' eigenvectors) or C library (every exp
-and log of the boosters and of C4.5's entropies, docs/algorithms.md §1.4) therefore lands at
-another path: after an upgrade, cells of the old environment, in ``results/cells/`` or in a
-cell archive, are never combined with cells of the new one into one table. The workflow passes
-the record it keyed a cell with to the cell's job, and the job stops, naming what differs,
-when it runs elsewhere (a cluster node with another environment, a venv replaced under a
-running Snakemake): ``check``. The tables' provenance records hold it too, and the reports say
-whether the tables were computed in the environment installed now.
-
-``DISTRIBUTIONS`` lists the distributions a cell job loads whose code computes a value;
-``OTHER_DISTRIBUTIONS`` those it loads that do not (thread pools, YAML parsing, ...).
-tests/test_workflow_experiments.py runs a cell of each table set and fails on a distribution
-in neither list, so that a new dependency is classified before it can move a number unseen.
+Its digest is part of every cell key, and ``check`` stops a job that runs in another environment
+than its key's (docs/integrity.md, "Cell keys"). A distribution a cell job loads must be in
+``DISTRIBUTIONS`` (its code computes a value) or ``OTHER_DISTRIBUTIONS``; a test checks it.
 """
 
 from __future__ import annotations
@@ -30,8 +17,7 @@ import sys
 from weightboost.errors import ReproError
 from weightboost.pipeline.lockfile import installed_version
 
-# names as ``lockfile.normalise`` writes them; pyarrow holds pandas' strings (the nominal
-# attributes)
+# names as ``lockfile.normalise`` writes them; pyarrow holds pandas' strings (nominal attributes)
 DISTRIBUTIONS = ("llvmlite", "numba", "numpy", "pandas", "pyarrow", "scikit-learn", "scipy")
 OTHER_DISTRIBUTIONS = ("cffi", "charset-normalizer", "cloudpickle", "joblib", "narwhals",
                        "psutil", "pycparser", "python-dateutil", "pytz", "pyyaml", "setuptools",

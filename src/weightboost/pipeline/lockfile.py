@@ -1,7 +1,5 @@
-"""``requirements.lock``: the exact version (with hashes) of every package of the environment,
-as `make lock` resolves it and `make install` installs it. Read by the report's provenance
-(does the running environment match the lock?) and by the packaging test (do pyproject.toml,
-environment.yml and the lock agree?)."""
+"""``requirements.lock``: the pinned version of every package of the environment, read by the
+report's provenance and the packaging test (docs/running.md, "The locked environment")."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""The package's own code by parts (subpackages and modules of src/weightboost) and the
-digest of a part's files: what a job's numbers depend on of the code (``TABLE_SET_CODE`` in
-``weightboost.pipeline.provenance`` names each table set's parts). Apart from the tables'
-provenance so that a cell job, which checks the code on disk against its key's
-(``weightboost.pipeline.workflow_support.check_code``), loads no more than this."""
+"""The package's own code by parts (subpackages and modules of src/weightboost) and the digest
+of a part's files; apart from ``provenance`` (whose ``TABLE_SET_CODE`` names each table set's
+parts) so that a cell job, which checks its code (``workflow_support.check_code``), loads less."""
 
 from __future__ import annotations
 
@@ -23,8 +21,7 @@ def code_digest(files) -> str:
 
 
 def package_files(*parts: str) -> list[Path]:
-    """The modules of the package's ``parts`` (subpackages, or single modules such as
-    ``data/uci.py``)."""
+    """The modules of the package's ``parts`` (subpackages, or modules such as ``data/uci.py``)."""
     files = []
     for part in parts:
         path = PACKAGE / part
@@ -34,7 +31,6 @@ def package_files(*parts: str) -> list[Path]:
 
 @functools.lru_cache(maxsize=None)
 def package_digest(*parts: str) -> str:
-    """``code_digest`` of the modules of ``parts``: what a job's result depends on. The
-    workflow passes it to each job as a param (Snakemake reruns a job whose params changed),
-    and each table set's record holds that of ``TABLE_SET_CODE``."""
+    """``code_digest`` of the modules of ``parts``: what a job's result depends on (a job's
+    param, so Snakemake reruns it when it changes; a table set's record holds it)."""
     return code_digest(package_files(*parts))

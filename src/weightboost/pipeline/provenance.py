@@ -1,20 +1,7 @@
-"""What a set of result tables was computed from, written beside the tables and checked before
-they are rebuilt or read.
-
-A *run* has a name (config key ``run``): the committed run ``main`` writes ``results/`` and
-``reports/``; any other run writes ``results/runs/<run>/`` and ``reports/runs/<run>/``, so an
-ad hoc configuration never replaces the committed tables by accident.
-
-Each table set (``uci``: uci_folds.csv and uci_summary.csv; ``reuters``: reuters_f1.csv and
-reuters_curves.csv) gets ``<set>.provenance.json``: the config keys its cells depend on (in
-full, so that a difference can be named), their digest, the digest of the package code the
-cells run, where each input came from, the job seconds per stage and the platform the tables
-were combined on (``platform_record``; in a local run the cells ran there too, on a cluster
-they may not have). The workflow compares the recorded keys with the current config whenever
-it would rebuild or read the tables, and stops, naming the keys that differ, unless the run is
-given another name or the command forces the tables' rule (``--forcerun``). This holds where
-Snakemake's own rerun triggers cannot see a change (a fresh checkout has no Snakemake metadata; a checkout or ``touch`` can make old tables
-look newer than their inputs).
+"""What a set of result tables was computed from (``<set>.provenance.json``: the config keys
+its cells depend on, the code and environment they ran, their inputs, stages and platform),
+written beside the tables all or nothing and checked before they are rebuilt or read; and the
+cells' keys and each set's code (docs/integrity.md, "Table records" and "Cell keys").
 """
 
 from __future__ import annotations
@@ -44,13 +31,8 @@ TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
                               "sensitivity/timing.csv"),
               "sensitivity_reuters": ("sensitivity/reuters_f1.csv",)}
 # the package code that computes each table set's cells (``package_digest``): every module a
-# cell job loads (as it runs, in its own process), less PLUMBING, which moves bytes and reports
-# errors but computes no value. A module outside the list (sensitivity planning, provenance,
-# the report) can change without making the tables stale. tests/test_workflow_experiments.py
-# runs a cell of each set and checks that the list is exactly what it loaded.
-# The C4.5 boosters' cells do not load the stumps, RegBoost or RegBoostCV (the boosting loop
-# knows its base learners through weightboost.prepared), so that work on those does not make
-# the C4.5 tables stale.
+# cell job loads, less PLUMBING, which computes no value (tested against what a cell loads;
+# docs/integrity.md, "Cells, and what a cell depends on")
 _LEARNERS = ("c45", "boosting/__init__.py", "boosting/core.py", "boosting/libm.py",
              "boosting/rules.py", "boosting/selection.py", "boosting/variants.py", "prepared.py",
              "experiment/learners.py")
@@ -188,14 +170,6 @@ def _reuters_rerun_keys(study: dict) -> dict:
     return study
 
 
-def _comparable(recorded: dict, kind: str) -> dict:
-    """A record's config keys as ``table_inputs`` gives them today (a record written before a
-    key was found not to matter still holds it)."""
-    if kind == "sensitivity_reuters" and "sensitivity" in recorded:
-        return {**recorded, "sensitivity": _reuters_rerun_keys(recorded["sensitivity"])}
-    return recorded
-
-
 def _canonical(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
@@ -221,25 +195,17 @@ KEY_PATTERN = f"[0-9a-f]{{{KEY_DIGITS}}}"  # a key as a cell path holds it (the 
 
 
 def computation_key(code_sha256: str, *parts) -> str:
-    """The 12-digit key in a cell's path: a digest of everything the cell's numbers depend on
-    besides the path's other parts. ``code_sha256`` is its table set's ``package_digest``;
-    ``parts`` are the digest of the software environment (``weightboost.pipeline.environment``) and
-    config values (the protocol, the learner's entry with a reading's overrides, the
-    dataset's spec). Snakemake records no callable param, and a job of a killed run may
-    finish after the next run started: a cell computed under other code or another config
-    must never sit at the path this config reads (docs/integrity.md, "Cell keys")."""
+    """The 12-digit key in a cell's path: a digest of its table set's code (``code_sha256``) and
+    of everything else its numbers depend on besides the path's other parts (docs/integrity.md,
+    "Cell keys")."""
     return hashlib.sha256(_canonical([code_sha256, *parts]).encode()).hexdigest()[:KEY_DIGITS]
 
 
 def stage_seconds(stages: dict) -> list[dict]:
-    """Job count and wall seconds per rule from the benchmark files of the jobs that computed
-    a table set (``stages``: rule -> its jobs' benchmark files; a missing file, e.g. a job of a
-    run that kept no benchmarks, is left out), and where every such job's log
-    (``logs/<rule>/...``, beside its benchmark) ends with its resource use, their CPU seconds
-    and largest peak RSS (``workflow_support.job_resources``; Snakemake's benchmark cannot see
-    a job done in a warm worker). Not every file under benchmarks/: those of cells of other
-    configs and code stay there. Jobs that restored their cells from a cell archive
-    (``weightboost.pipeline.cell_archive``) are counted as ``restored``: their seconds are a copy's."""
+    """Job count and wall seconds per rule from the benchmark files of a table set's jobs
+    (``stages``: rule -> files; a missing one is left out); their CPU seconds and peak RSS where
+    every job's log ends with them (a warm worker's job, which Snakemake's benchmark cannot
+    see); and how many were ``restored`` from a cell archive."""
     from weightboost.pipeline.workflow_support import job_resources, was_restored
 
     rows = []
@@ -271,10 +237,8 @@ def cpu_model() -> str:
 
 
 def platform_record() -> dict:
-    """What the last bits of a float result can depend on besides the code and the config:
-    the CPU, the C library (exp and log of the boosters and of C4.5's entropies), the SIMD
-    targets numpy dispatches to and whether numba vectorises with Intel's SVML
-    (docs/algorithms.md §1.4)."""
+    """What the last bits of a float result can depend on besides code and config: CPU, C
+    library, numpy's SIMD targets, numba's SVML (docs/algorithms.md §1.4)."""
     import numba
 
     try:  # numpy's own record of its dispatch targets (what np.show_runtime prints)
@@ -293,13 +257,9 @@ def _record_path(results, kind: str) -> Path:
 
 def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[dict],
                     stages: list[dict], code_sha256: str | None = None) -> None:
-    """Write the tables of ``kind`` (``tables``: each table's path, beside the record ``path``
-    as TABLE_SETS names it, -> its bytes) and their record ``path``, all or nothing
-    (``fileio.write_files_together``): a run killed while it writes leaves the old set or,
-    at the next check (``settle_table_set``), the new one whole, never new tables beside an
-    old record or none. ``code_sha256``: the code digest the workflow keyed the set's cells
-    with (the rule's param), which the record holds once the code on disk is checked to be it:
-    a record of the code edited during the run would call the old code's cells current."""
+    """Write the tables of ``kind`` (``tables``: path -> bytes, beside ``path`` as TABLE_SETS
+    names them) and their record ``path``, all or nothing. ``code_sha256``: the code digest
+    the workflow keyed the cells with, recorded once the code on disk is checked to be it."""
     if code_sha256 is not None:
         from weightboost.pipeline.workflow_support import check_code
 
@@ -384,17 +344,14 @@ def check_table_digests(results: str | Path, kind: str) -> None:
 def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
     """``differing_keys`` of the record ``path`` of ``kind`` and the current config."""
     recorded = json.loads(committed_path(path.parent, kind, path).read_text())
-    return differing_keys(_comparable(recorded.get("config", {}), kind),
-                          table_inputs(config, kind))
+    return differing_keys(recorded.get("config", {}), table_inputs(config, kind))
 
 
 def check_tables(results: str | Path, config: dict, kind: str, forced: bool = False) -> None:
     """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
     config keys than the current ones, or exist without a record, unless the command
-    ``forced`` their rule (``--forcerun``): that, and only that, replaces them. (Snakemake
-    alone, where it keeps no records of its own, a fresh clone or a touched table, sees them as
-    up to date: an input that is missing but can be made does not rerun a job whose outputs
-    exist, since Snakemake 7.7.)"""
+    ``forced`` their rule (``--forcerun``): that, and only that, replaces them (docs/integrity.md,
+    "Table records")."""
     if forced:
         return
     path = _record(results, kind)

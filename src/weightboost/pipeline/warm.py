@@ -15,9 +15,7 @@ only the job names of ``JOBS``; its log is ``logs/warm_server.log``.
 
 from __future__ import annotations
 
-# Only what a job's process needs (it runs once per cell): logging, pathlib, subprocess,
-# secrets and traceback would double its start-up (about 100 ms instead of 45), and are imported
-# where the server, the compilation and the rare fallbacks use them.
+# only what a job's process needs: it starts once per cell (the rest is imported where used)
 import contextlib
 import importlib
 import io
@@ -44,23 +42,17 @@ JOBS = {                            # job name -> the function that does the job
     "fetch_reuters": "weightboost.data.jobs:fetch_reuters",
     "reuters_features": "weightboost.data.jobs:reuters_features",
 }
-# a cell job's argument: the software environment its outputs' keys were computed for
-# (``weightboost.pipeline.environment``), checked and removed before the job's function is called
+# a cell job's arguments naming the software environment and the package code its key was
+# computed for, checked (and removed) before its function is called; a cell job must be given
+# both, which only the workflow's cell_job_arguments builds
 ENVIRONMENT_ARGUMENT = "environment"
-# and the package code they were computed for (its TABLE_SET_CODE parts and their digest),
-# checked before and after the job computes (weightboost.pipeline.workflow_support.check_code)
 CODE_ARGUMENT = "code"
-# the jobs that write cells (results/cells/): each must be given both, which only the workflow's
-# cell_job_arguments builds (with its other arguments from the cell's key, path and files)
 CELL_JOBS = frozenset(job for job in JOBS if job.endswith("_cell"))
 SERVER_LOG = "logs/warm_server.log"
 ABANDONED = 75                      # a worker's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
-# how long a job waits for a child to start its job: a fresh clone's warm-up (compiling the
-# kernels, 41-48 s on two idle cores) under the load of the run's other processes, with room
+# how long a job waits for a child to start its job: longer than a fresh clone's warm-up
 START_TIMEOUT = 300.0
-# the server's own messages (to its log, the server's stderr), apart from the jobs' logging,
-# which each job sets up afresh in its child: the logging's name
 LOGGER = "weightboost-warm-server"
 _server: subprocess.Popen | None = None
 
@@ -141,10 +133,8 @@ def _target(job):
 
 
 def _work(job, kwargs):
-    """The job's work: its outputs restored from a cell archive if one holds them all
-    (``weightboost.pipeline.cell_archive``), else the job's function called, in the code its outputs
-    are keyed for (checked again after it: a job that fails has its outputs removed by
-    Snakemake)."""
+    """The job's work: its outputs restored from a cell archive if one holds them all, else the
+    job's function called, in the code its outputs are keyed for (checked again after it)."""
     from weightboost.pipeline import environment
     from weightboost.pipeline.cell_archive import restored
     from weightboost.pipeline.workflow_support import check_code
@@ -348,15 +338,10 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
 
 def stop() -> None:
     """Stop the run's server (from ``onsuccess`` and ``onerror``)."""
-    import subprocess
-
     global _server
     if _server is not None and _server.poll() is None:
-        _server.terminate()
-        try:
-            _server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            _server.kill()
+        _server.kill()
+        _server.wait()
     _server = None
     os.environ.pop(ENV, None)
     os.environ.pop(LOG_ENV, None)
@@ -369,14 +354,8 @@ def main(argv: list[str]) -> int:
     if len(argv) == 4 and argv[0] == "job":
         _, job, log, arguments = argv
         return run_job(job, None if log == "-" else log, **json.loads(arguments))
-    if len(argv) == 3 and argv[0] == "serve":
-        try:
-            serve(argv[1], int(argv[2]))
-        except Exception:  # noqa: BLE001 - the jobs then run in their own processes
-            import traceback
-
-            traceback.print_exc()
-            return 1
+    if len(argv) == 3 and argv[0] == "serve":  # if it fails, the jobs run in their own processes
+        serve(argv[1], int(argv[2]))
         return 0
     print("usage: python -m weightboost.pipeline.warm job NAME LOG ARGUMENTS_JSON\n"
           "       python -m weightboost.pipeline.warm serve NAME SNAKEMAKE_PID", file=sys.stderr)

@@ -1,17 +1,11 @@
 """What every job does the same way, and what its log says of it: how it ends, what it used,
 whether it computed.
 
-``job_status`` gives every job the same behaviour, whether it runs in its own process
-(``run_step``, a ``script:`` job) or in a warm worker (``weightboost.pipeline.warm``): log to the
-rule's log file, and turn a ``ReproError`` (bad input or config) into its message on stderr and
-a failed job, without a Python traceback that would bury the message; any other exception fails
-the job with its traceback. The log's last line is the job's own resource use (``RESOURCES``): a
-job in a warm worker is not a process Snakemake's benchmark sees (its ``cpu_time`` and
-``max_rss`` are those of the job's waiting process), so the provenance records read it there
-(``job_resources``). A job that restored its outputs from a cell archive says so in its log
-(``RESTORED``, written by ``weightboost.pipeline.cell_archive``; read by ``was_restored``).
-
-``check_code`` stops a cell job whose package code on disk is not the code its key digests.
+``job_status`` runs a job alike in its own process (``run_step``) and in a warm worker: a
+``ReproError`` ends it with its message and no traceback, and its log ends with the job's own
+resource use (``RESOURCES``), which Snakemake's benchmark of a warm job does not see
+(docs/running.md, "Warm workers"). ``check_code`` stops a cell job whose code on disk is not
+the code its key digests (docs/integrity.md, "Cell keys").
 """
 
 from __future__ import annotations
@@ -48,9 +42,8 @@ def job_resources(log) -> tuple[float, float] | None:
 
 
 def was_restored(log) -> bool:
-    """Whether the job that wrote ``log`` restored its outputs from a cell archive
-    (``weightboost.pipeline.cell_archive``) rather than computing them: its benchmark and
-    resources then measure a copy, not the computation."""
+    """Whether the job that wrote ``log`` restored its outputs from a cell archive rather than
+    computing them: its benchmark and resources then measure a copy."""
     try:
         return RESTORED in Path(log).read_text(errors="replace")
     except OSError:
@@ -99,12 +92,9 @@ class CodeChangedError(ReproError):
 
 
 def check_code(expected: dict, job: str) -> None:
-    """Stop unless the package modules ``expected["modules"]`` (``TABLE_SET_CODE`` parts) on
-    disk have the digest ``expected["sha256"]``, the one the workflow keyed ``job``'s outputs
-    with. A job that imports the package itself (``WEIGHTBOOST_WARM=off``, a SLURM job), or a
-    module its warm server had not imported, after an edit under src/ would otherwise store
-    the new code's numbers under the old code's key. Computed afresh (not
-    ``package_digest``'s cached value, which a warm worker inherits from its server)."""
+    """Stop unless the modules ``expected["modules"]`` on disk have the digest the workflow
+    keyed ``job``'s outputs with, ``expected["sha256"]``: computed afresh, not by
+    ``package_digest``, whose cached value a warm worker inherits from its server."""
     from weightboost.pipeline.package_code import code_digest, package_files
 
     found = code_digest(package_files(*expected["modules"]))

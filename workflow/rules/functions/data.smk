@@ -2,16 +2,7 @@
 # the cells that read its tables (the rules: workflow/rules/data.smk).
 from weightboost.data.uci import verify_table
 from weightboost.fileio import committed_files, journal_beside
-from weightboost.pipeline.config import check_fold_count, check_missing_values, dataset_spec
-
-
-def uci_spec(wildcards):
-    """The config entry of a dataset; an unknown name stops with a clear message."""
-    try:
-        dataset_spec(config, wildcards.dataset)
-    except ReproError as exc:
-        raise WorkflowError(str(exc))
-    return config["datasets"][wildcards.dataset]
+from weightboost.pipeline.config import check_fold_count, check_missing_values
 
 
 def table_pin(wildcards):
