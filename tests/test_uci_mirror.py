@@ -36,6 +36,7 @@ def test_real_file_parses_to_protocol_table(name, main_config, mirror_dir):
     assert len(table) == rows
     assert (table["label"] == 1).sum() == pos and (table["label"] == -1).sum() == neg
     assert int(table.isna().sum().sum()) == missing
+    assert main_config["datasets"][name].get("missing_values", missing) == missing  # planning's
     assert table.shape[1] - 1 == attributes
     assert sha256_bytes(table_bytes) == spec.table_sha256
 
