@@ -1,7 +1,16 @@
-"""The Long-Servedio distribution (weightboost.data.generators): the structure that makes it the
-barrier's example, checked point by point and in its proportions."""
+"""Data sets from a generator (weightboost.data.generators, config ``datasets.<name>.generator``):
+the Long-Servedio distribution's structure, point by point and in its proportions; a generated
+table written as a parsed one, checked as one; and a user's generator by config alone through
+the real workflow."""
+
+import copy
+import json
+import re
+import shutil
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from weightboost.data.generators import (LS_FEATURES, LS_FIRST, long_servedio,
@@ -54,3 +63,94 @@ def test_the_table_is_the_points_of_the_same_generator():
     assert np.array_equal(X.to_numpy(), points) and np.array_equal(y, labels)
     again, _ = long_servedio(500, np.random.default_rng(3))
     assert again.equals(X)
+
+
+LS = {"description": "the barrier's distribution", "rows": 300, "missing_values": 0,
+      "generator": {"function": "weightboost.data.generators.long_servedio", "params": {}}}
+
+
+def test_a_generated_data_set_is_written_as_a_parsed_one_and_drawn_again_alike(tmp_path):
+    from weightboost.data.generators import generator_seed
+    from weightboost.data.jobs import generate_dataset
+    from weightboost.data.uci import load_table, verify_table
+
+    paths = [str(tmp_path / f"ls.{suffix}") for suffix in ("csv", "json")]
+    generate_dataset("long_servedio", LS, 11, *paths)
+    sidecar = json.loads(Path(paths[1]).read_text())
+    verify_table(paths[0], sidecar)
+    X, y = load_table(paths[0], sidecar)
+    expected, labels = long_servedio(300, np.random.default_rng(generator_seed(11, "long_servedio")))
+    assert np.array_equal(X.to_numpy(), expected.to_numpy()) and np.array_equal(y, labels)
+    assert sidecar["n_rows"] == 300 and sidecar["n_missing"] == 0
+    assert sidecar["source"]["route"] == "generator"
+    first = Path(paths[0]).read_bytes()
+    generate_dataset("long_servedio", LS, 11, *paths)
+    assert Path(paths[0]).read_bytes() == first                    # the same seed, the same table
+    generate_dataset("long_servedio", LS, 12, *paths)
+    assert Path(paths[0]).read_bytes() != first                    # experiment.seed enters
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"table_sha256": "0" * 64}, "not the pinned 0000"),
+    ({"missing_values": 3}, "0 missing values where datasets.long_servedio.missing_values = 3"),
+    ({"rows": 300, "generator": {"function": "outside_generator.not_there"}}, "cannot be imported"),
+])
+def test_a_generated_table_that_is_not_the_one_asked_for_is_not_written(tmp_path, change, error,
+                                                                        monkeypatch):
+    from weightboost.data.jobs import generate_dataset
+    from weightboost.errors import ReproError
+
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    paths = [str(tmp_path / f"ls.{suffix}") for suffix in ("csv", "json")]
+    with pytest.raises(ReproError, match=re.escape(error)):
+        generate_dataset("long_servedio", LS | change, 11, *paths)
+    assert not any(Path(p).exists() for p in paths)
+
+
+def test_a_generated_data_set_runs_by_config_alone_through_the_workflow(tiny_run, tmp_path):
+    # a function of a module of the user's, named in the config: drawn, pinned by nothing,
+    # its cells computed in the UCI grid and planned in the sensitivity study like any other;
+    # an edit of its module draws it again and gets new cells
+    from test_outside_learners import cold_snakemake
+    from test_workflow_experiments import scheduled
+    from weightboost.data.generators import generator_seed
+
+    from outside_generator import two_blobs
+
+    workdir, config = tiny_run
+    run, lib = tmp_path / "run", tmp_path / "lib"
+    shutil.copytree(workdir, run, symlinks=True)
+    lib.mkdir()
+    shutil.copy2(Path(__file__).parent / "outside_generator.py", lib / "outside_generator.py")
+    config = copy.deepcopy(config)
+    config["run"] = "generated"
+    config["datasets"]["blobs"] = {"generator": {"function": "outside_generator.two_blobs",
+                                                 "params": {"shift": 2.0}}, "rows": 40}
+    config["experiment"]["datasets"] = ["pima", "blobs"]
+    done = cold_snakemake(run, config, lib, "uci_results")
+    assert done.returncode == 0, done.stderr[-4000:]
+    jobs = scheduled(done.stdout + done.stderr)
+    algorithms, levels = config["experiment"]["algorithms"], config["experiment"]["noise_levels"]
+    assert jobs.get("generate_dataset") == 1 and "parse_uci" not in jobs
+    assert jobs.get("uci_cell") == len(algorithms) * len(levels)   # blobs' cells; pima's were there
+    table = pd.read_csv(run / "data/processed/uci/blobs.csv")
+    X, y = two_blobs(40, np.random.default_rng(generator_seed(config["experiment"]["seed"],
+                                                              "blobs")), shift=2.0)
+    assert np.allclose(table[["a", "b", "c"]].to_numpy(), X.to_numpy())
+    folds = pd.read_csv(run / "results/runs/generated/uci_folds.csv")
+    assert set(folds.dataset) == {"pima", "blobs"}
+    assert len(folds[folds.dataset == "blobs"]) == \
+        len(algorithms) * len(levels) * config["experiment"]["folds"]
+
+    study = copy.deepcopy(config)
+    study["sensitivity"] = {"datasets": ["blobs"], "repeats": 1, "noise_levels": [0.0],
+                            "readings": {"primary": {}}}
+    planned = cold_snakemake(run, study, lib, "sensitivity_results", "-n")
+    assert planned.returncode == 0, planned.stderr[-3000:]
+    assert scheduled(planned.stdout).get("sensitivity_cell") == len(algorithms)
+
+    with open(lib / "outside_generator.py", "a") as module:
+        module.write("# edited\n")
+    dry = cold_snakemake(run, config, lib, "uci_results", "-n")
+    assert scheduled(dry.stdout).get("generate_dataset") == 1, dry.stdout[-3000:]
+    assert scheduled(dry.stdout).get("uci_cell") == len(algorithms) * len(levels)

@@ -58,7 +58,8 @@ def learner_spec(name):
 def uci_spec(wildcards):
     """The config entry of a dataset; an unknown name stops with a clear message."""
     try:
-        dataset_spec(config, wildcards.dataset)
+        if "generator" not in config["datasets"].get(wildcards.dataset, {}):
+            dataset_spec(config, wildcards.dataset)
     except ReproError as exc:
         raise WorkflowError(str(exc))
     return config["datasets"][wildcards.dataset]

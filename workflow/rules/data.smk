@@ -1,8 +1,11 @@
 # UCI data stage (docs/protocol.md §1.1-1.2): fetch each raw file from the first source that has it,
-# verify its SHA-256, and parse it into the canonical table with a JSON sidecar.
+# verify its SHA-256, and parse it into the canonical table with a JSON sidecar; a data set drawn
+# by a generator (§1.4) is written in the same form by generate_dataset.
 
 
 rule fetch_uci:
+    wildcard_constraints:
+        dataset=one_of(FROM_FILES),
     output:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
@@ -26,6 +29,8 @@ rule fetch_uci:
 
 
 rule parse_uci:
+    wildcard_constraints:
+        dataset=one_of(FROM_FILES),
     input:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
@@ -51,6 +56,32 @@ rule parse_uci:
         "../../environment.yml"
     shell:
         job_command("parse_uci")
+
+
+rule generate_dataset:
+    wildcard_constraints:
+        dataset=one_of(GENERATED),
+    output:
+        table="data/processed/uci/{dataset}.csv",
+        sidecar="data/processed/uci/{dataset}.json",
+    params:
+        code_sha256=package_digest(*DATA_JOB_CODE["generate_dataset"]),
+        arguments=lambda wildcards, output: job_arguments(
+            dataset=wildcards.dataset, spec=uci_spec(wildcards),
+            seed=config["experiment"]["seed"], table=output.table, sidecar=output.sidecar),
+        generator_code=lambda wildcards: generator_code(uci_spec(wildcards)),
+    log:
+        "logs/generate_dataset/{dataset}.log",
+    localrule: True
+    priority: DATA_PRIORITY
+    threads: 1
+    resources:
+        mem_mb=2048,
+        runtime=10,
+    conda:
+        "../../environment.yml"
+    shell:
+        job_command("generate_dataset")
 
 
 rule data:

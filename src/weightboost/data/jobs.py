@@ -35,12 +35,44 @@ def parse_uci(dataset: str, spec: dict, raw: str, receipt: str, table: str,
     with files_together(journal_beside(table)):
         described = write_canonical(raw, source, DatasetSpec.from_config(dataset, spec), table,
                                     sidecar)
-        expected = spec.get("missing_values")
-        if expected is not None and described["n_missing"] != expected:  # nothing written
-            raise InputFileError(f"{raw} (dataset {dataset}) parses to a table with "
-                                 f"{described['n_missing']} missing values where "
-                                 f"datasets.{dataset}.missing_values = {expected}; correct "
-                                 f"the key (or the marker datasets.{dataset}.missing)")
+        _check_missing_count(dataset, spec, described, f"{raw} (dataset {dataset}) parses",
+                             f" (or the marker datasets.{dataset}.missing)")
+
+
+def _check_missing_count(dataset: str, spec: dict, described: dict, what: str,
+                         alternative: str = "") -> None:
+    """Stop, inside the block that writes the table (so that nothing is written), when the
+    table has another number of missing values than ``datasets.<dataset>.missing_values``."""
+    expected = spec.get("missing_values")
+    if expected is not None and described["n_missing"] != expected:
+        raise InputFileError(f"{what} to a table with {described['n_missing']} missing values "
+                             f"where datasets.{dataset}.missing_values = {expected}; correct "
+                             f"the key{alternative}")
+
+
+def generate_dataset(dataset: str, spec: dict, seed: int, table: str, sidecar: str) -> None:
+    """Draw a generated data set (``weightboost.data.generators``, its entry's ``generator``,
+    seeded from ``experiment.seed`` and its name) and write its canonical table and sidecar
+    together, as a parse does: checked against its pin and its ``missing_values``."""
+    from pathlib import Path
+
+    from weightboost.data.generators import generated_sidecar, generated_table
+    from weightboost.errors import ChecksumError
+    from weightboost.fileio import write_bytes_atomic
+
+    frame, table_bytes = generated_table(dataset, spec, seed)
+    described = generated_sidecar(dataset, spec, frame, table_bytes) | {
+        "table_file": Path(table).name}
+    pin = spec.get("table_sha256")
+    if pin is not None and described["table_sha256"] != pin:
+        raise ChecksumError(f"dataset {dataset}: {spec['generator']['function']} draws a table "
+                            f"with SHA-256 {described['table_sha256']}, not the pinned {pin} "
+                            f"(datasets.{dataset}.table_sha256). If you changed the generator, "
+                            f"its params, rows or experiment.seed, set the pin to the new digest")
+    with files_together(journal_beside(table)):
+        _check_missing_count(dataset, spec, described, f"{spec['generator']['function']} draws")
+        write_bytes_atomic(table, table_bytes)
+        write_json_atomic(sidecar, described)
 
 
 def fetch_reuters(kind: str, reuters: dict, fetch: dict, files: list[str],

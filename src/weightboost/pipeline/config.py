@@ -35,8 +35,9 @@ def check_config(config: dict) -> dict:
                 f"experiment.datasets names {name!r}, which has no spec under 'datasets' "
                 f"(known: {', '.join(sorted(config.get('datasets', {})))}); fix the name or "
                 "add a spec")
-    for name in config.get("datasets", {}):
-        dataset_spec(config, name)
+    for name, entry in config.get("datasets", {}).items():
+        if "generator" not in entry:  # a generated data set has no raw file to lay out
+            dataset_spec(config, name)
     known = config.get("algorithms", {})
     for name in config.get("experiment", {}).get("algorithms", []) + \
             config.get("reuters_study", {}).get("algorithms", []):

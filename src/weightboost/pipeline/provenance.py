@@ -63,6 +63,7 @@ _FETCH = ("data/jobs.py", "data/fetch.py", "data/download.py", "data/sources.py"
 DATA_JOB_CODE = {
     "fetch_uci": _FETCH,
     "parse_uci": _FETCH + ("data/uci.py",),
+    "generate_dataset": _FETCH + ("data/generators.py", "data/uci.py"),
     "fetch_reuters": _FETCH + ("reuters/fetch.py",),
     "reuters_features": _FETCH + ("reuters/corpus.py", "reuters/features.py",
                                   "reuters/nltk_package.py", "reuters/sgml.py",
@@ -90,8 +91,13 @@ def reuters_content(options: dict) -> dict:
 def dataset_content(spec: dict) -> dict:
     """A ``datasets`` entry without ``DATASET_ROUTE_KEYS`` and ``DATASET_CHECKED_KEYS``: what its
     canonical table depends on (the raw file's checksum and layout, the table's pin)."""
-    return {k: v for k, v in spec.items()
-            if k not in DATASET_ROUTE_KEYS + DATASET_CHECKED_KEYS}
+    content = {k: v for k, v in spec.items()
+               if k not in DATASET_ROUTE_KEYS + DATASET_CHECKED_KEYS}
+    if "generator" in spec:  # the function's code, as an outside learner's (data/generators.py)
+        from weightboost.data.generators import generator_code
+
+        content["generator_code"] = generator_code(spec)
+    return content
 
 
 def results_dir(config: dict) -> str:

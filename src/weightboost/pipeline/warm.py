@@ -39,6 +39,7 @@ JOBS = {                            # job name -> the function that does the job
     "regboost_semi_cell": "weightboost.experiment.regboost_cells:regboost_semi_cell",
     "fetch_uci": "weightboost.data.jobs:fetch_uci",
     "parse_uci": "weightboost.data.jobs:parse_uci",
+    "generate_dataset": "weightboost.data.jobs:generate_dataset",
     "fetch_reuters": "weightboost.data.jobs:fetch_reuters",
     "reuters_features": "weightboost.data.jobs:reuters_features",
 }

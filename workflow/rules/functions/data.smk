@@ -1,5 +1,8 @@
 # The data stage's paths, the checks of its outputs as the workflow is read, and the inputs of
 # the cells that read its tables (the rules: workflow/rules/data.smk).
+import re
+
+from weightboost.data.generators import generator_code
 from weightboost.data.uci import verify_table
 from weightboost.fileio import committed_files, journal_beside
 from weightboost.pipeline.config import check_fold_count, check_missing_values
@@ -11,6 +14,14 @@ def table_pin(wildcards):
 
 
 UCI_DATASETS = sorted(config["datasets"])
+# the data sets drawn by a generator (no raw file: rule generate_dataset) and those read from one
+GENERATED = sorted(n for n in UCI_DATASETS if "generator" in config["datasets"][n])
+FROM_FILES = [n for n in UCI_DATASETS if n not in GENERATED]
+
+
+def one_of(names):
+    """A wildcard constraint that matches exactly ``names`` (nothing when there is none)."""
+    return "|".join(map(re.escape, names)) or "(?!)"
 PROCESSED_UCI = "data/processed/uci/{dataset}"
 REUTERS_MATRICES = "data/processed/reuters/matrices.npz"
 REUTERS_STATS = "data/processed/reuters/stats.json"
