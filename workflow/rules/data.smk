@@ -5,7 +5,7 @@
 
 rule fetch_uci:
     wildcard_constraints:
-        dataset=one_of(FROM_FILES),
+        dataset=FILE_NAME,
     output:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
@@ -30,7 +30,7 @@ rule fetch_uci:
 
 rule parse_uci:
     wildcard_constraints:
-        dataset=one_of(FROM_FILES),
+        dataset=FILE_NAME,
     input:
         raw="data/raw/uci/{dataset}.data",
         receipt="data/raw/uci/{dataset}.source.json",
@@ -60,7 +60,7 @@ rule parse_uci:
 
 rule generate_dataset:
     wildcard_constraints:
-        dataset=one_of(GENERATED),
+        dataset=GENERATED_NAME,
     output:
         table="data/processed/uci/{dataset}.csv",
         sidecar="data/processed/uci/{dataset}.json",

@@ -14,14 +14,12 @@ def table_pin(wildcards):
 
 
 UCI_DATASETS = sorted(config["datasets"])
-# the data sets drawn by a generator (no raw file: rule generate_dataset) and those read from one
+# the data sets drawn by a generator (rule generate_dataset); any other name is a raw file's
+# (fetch_uci, parse_uci: an unknown name there stops with its message, uci_spec)
 GENERATED = sorted(n for n in UCI_DATASETS if "generator" in config["datasets"][n])
-FROM_FILES = [n for n in UCI_DATASETS if n not in GENERATED]
-
-
-def one_of(names):
-    """A wildcard constraint that matches exactly ``names`` (nothing when there is none)."""
-    return "|".join(map(re.escape, names)) or "(?!)"
+GENERATED_NAME = "|".join(map(re.escape, GENERATED)) or "(?!)"   # (?!): matches nothing
+# (a wildcard's pattern sits inside the path's: a generated name is one not followed by more of it)
+FILE_NAME = f"(?!(?:{GENERATED_NAME})(?![A-Za-z0-9_]))[A-Za-z0-9_]+"
 PROCESSED_UCI = "data/processed/uci/{dataset}"
 REUTERS_MATRICES = "data/processed/reuters/matrices.npz"
 REUTERS_STATS = "data/processed/reuters/stats.json"
