@@ -6,7 +6,7 @@
 import json
 from pathlib import Path
 
-from weightboost.pipeline.config import check_config, check_learners, dataset_spec
+from weightboost.pipeline.config import add_to_path, check_config, check_learners, dataset_spec
 from weightboost.pipeline.provenance import (DATA_JOB_CODE, KEY_PATTERN, REPORT_CODE,
                                              TABLE_SET_CODE, TABLE_SETS, computation_key,
                                              dataset_content,
@@ -17,6 +17,10 @@ from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
 from weightboost.experiment.cell_names import resolve_spec
 from weightboost.experiment.learners import keyed_spec
+
+# learners/: modules of learners outside the package (MadaBoost), on the path of the planning
+# and, through PYTHONPATH, of every job, as a user's own module would be (docs/protocol.md §3.1)
+add_to_path(Path(workflow.basedir) / "learners")
 
 try:
     check_config(config)

@@ -19,6 +19,18 @@ PROJECT_ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 
+def add_to_path(directory) -> None:
+    """Import modules from ``directory`` here and in every job (``PYTHONPATH``, inherited)."""
+    import os
+    import sys
+
+    directory = str(directory)
+    if directory not in sys.path:
+        sys.path.insert(0, directory)
+    rest = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != directory]
+    os.environ["PYTHONPATH"] = os.pathsep.join([directory, *rest])
+
+
 def dataset_spec(config: dict, name: str) -> DatasetSpec:
     """The spec of dataset ``name``; an unknown name is a clear error."""
     datasets = config.get("datasets", {})
@@ -135,7 +147,7 @@ def check_fold_count(key: str, k: int, name: str, rows: int | None = None,
 def check_learners(config: dict) -> dict:
     """Every algorithm entry and every sensitivity cell builds a learner whose parameters are in
     range (imports the learners: slower than ``check_config``, so called once per run)."""
-    from weightboost.experiment import regboost
+    from weightboost.experiment import barrier, regboost
     from weightboost.experiment.learner_checks import check_learner
     from weightboost.experiment.sensitivity import check_study
 
@@ -144,6 +156,7 @@ def check_learners(config: dict) -> dict:
         check_learner(name, spec, rounds)
     check_study(config)
     regboost.check_study(config)
+    barrier.check_study(config)
     _check_round_studies(config)
     return config
 

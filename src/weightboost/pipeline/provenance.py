@@ -29,7 +29,8 @@ TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
                            "regboost/semi_supervised.csv"),
               "sensitivity": ("sensitivity/folds.csv", "sensitivity/summary.csv",
                               "sensitivity/timing.csv"),
-              "sensitivity_reuters": ("sensitivity/reuters_f1.csv",)}
+              "sensitivity_reuters": ("sensitivity/reuters_f1.csv",),
+              "barrier": ("barrier/folds.csv", "barrier/summary.csv", "barrier/curves.csv")}
 # the package code that computes each table set's cells (``package_digest``): every module a
 # cell job loads, less PLUMBING, which computes no value (tested against what a cell loads;
 # docs/integrity.md, "Cells, and what a cell depends on")
@@ -50,6 +51,9 @@ TABLE_SET_CODE = {"uci": _UCI_CELL,
                   "sensitivity": _UCI_CELL + ("experiment/study_cells.py",
                                               "experiment/cell_names.py")}
 TABLE_SET_CODE["sensitivity_reuters"] = TABLE_SET_CODE["reuters"]  # the Reuters study's cells
+TABLE_SET_CODE["barrier"] = _UCI_CELL + ("boosting/regboost.py", "stumps", "data/generators.py",
+                                         "experiment/barrier.py", "experiment/reuters.py",
+                                         "experiment/tables.py")
 PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
             "pipeline/__init__.py", "pipeline/cell_archive.py", "pipeline/environment.py",
             "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/stuck_server.py",
@@ -156,6 +160,14 @@ def table_inputs(config: dict, kind: str) -> dict:
         return {**table_inputs(config, "reuters"),
                 "sensitivity": _reuters_rerun_keys(study_section(config)),
                 "algorithms": _entries(config, entries)}
+    if kind == "barrier":
+        from weightboost.experiment.barrier import study_section
+
+        study = study_section(config)
+        return {"barrier": study, "experiment": {"seed": config["experiment"]["seed"]},
+                "algorithms": _entries(config, study["algorithms"]),
+                "datasets": {study["dataset"]: dataset_content(
+                    config["datasets"][study["dataset"]])}}
     if kind == "reuters":
         study = config["reuters_study"]
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},

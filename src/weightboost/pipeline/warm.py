@@ -37,6 +37,7 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_cell": "weightboost.experiment.reuters:reuters_cell",
     "regboost_cell": "weightboost.experiment.regboost_cells:regboost_cell",
     "regboost_semi_cell": "weightboost.experiment.regboost_cells:regboost_semi_cell",
+    "barrier_cell": "weightboost.experiment.barrier:barrier_cell",
     "fetch_uci": "weightboost.data.jobs:fetch_uci",
     "parse_uci": "weightboost.data.jobs:parse_uci",
     "generate_dataset": "weightboost.data.jobs:generate_dataset",

@@ -118,7 +118,7 @@ def warm_up() -> None:
         compile_boosting()
         from weightboost.boosting import regboost  # the stumps' kernels (imported lazily)
         from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
-        from weightboost.experiment import (regboost_cells, reuters,  # noqa: F401
+        from weightboost.experiment import (barrier, regboost_cells, reuters,  # noqa: F401
                                             study_cells, uci)
 
         regboost.RegBoost(n_estimators=2, n_neighbors=2).fit(*_tiny_data())  # scan, driver
