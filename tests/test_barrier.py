@@ -136,3 +136,26 @@ def test_the_study_runs_through_the_workflow_with_the_code_it_is_keyed_with(tiny
     unloaded = {p for p in listed if p.startswith("boosting/regboost") or
                 p in ("boosting/selection.py",)}
     assert loaded == listed - unloaded, (sorted(loaded - listed), sorted(listed - loaded))
+
+
+def test_the_questions_are_answered_from_the_summary_by_their_conditions():
+    from weightboost.report.barrier import answer_rows, verdicts
+
+    summary = pd.DataFrame([
+        ("ls", 0.1, 250, "A", 0.30), ("ls", 0.1, 1000, "A", 0.25), ("ls", 0.1, 16000, "A", 0.26),
+        ("ls", 0.1, 250, "B", 0.20), ("ls", 0.1, 16000, "B", 0.05)],
+        columns=["dataset", "noise", "n_train", "algorithm", "error_mean"])
+    questions = {"questions": [
+        {"id": "barrier", "text": "stays up", "checks": [
+            {"algorithms": ["A", "B"], "noise": 0.1, "n_train": [1000, 16000], "at_least": 0.25}]},
+        {"id": "escape", "text": "falls below", "checks": [
+            {"algorithms": ["B"], "noise": 0.1, "n_train": [16000], "below": 0.05}]},
+        {"id": "falls", "text": "falls with n", "checks": [
+            {"algorithms": ["A", "B"], "noise": 0.1, "n_train": [250, 16000],
+             "falls_with_n": True}]}]}
+    answers = answer_rows(questions, summary)
+    said = {(r.question, r.algorithm): r.holds
+            for r in verdicts(questions, answers).itertuples(index=False)}
+    # 0.25 is at least 0.25; 0.05 is not below 0.05; B has no cell at 1,000: it holds nothing
+    assert said == {("barrier", "A"): True, ("barrier", "B"): False, ("escape", "B"): False,
+                    ("falls", "A"): True, ("falls", "B"): True}

@@ -1,7 +1,7 @@
 # The convex-potential barrier study (config `barrier`, docs/protocol.md §8; target `barrier`,
 # not part of `all`): one job per cell (noise level, training size, learner) over its repeats,
 # each repeat drawing its samples from the data set's generator; then the study's tables under
-# results/barrier/.
+# results/barrier/ and its page reports/barrier.md (its questions answered, its figure).
 
 
 if config.get("barrier"):
@@ -57,6 +57,34 @@ if config.get("barrier"):
         script:
             "../scripts/barrier_results.py"
 
+    rule barrier_report:
+        input:
+            unpack(report_inputs(("barrier",))),
+            questions=str(Path(workflow.basedir) / "config/reference/barrier_questions.yaml"),
+        output:
+            md=f"{REPORTS}/barrier.md",
+            answers=f"{REPORTS}/tables/barrier_answers.csv",
+            figure=f"{REPORTS}/figures/barrier.svg",
+            figure_png=f"{REPORTS}/figures/barrier.png",
+        params:
+            script_sha256=script_digest("barrier_report.py"),
+            code_sha256=package_digest(*REPORT_CODE),
+            config=config,
+            results=RESULTS,
+            tables_sha256=given_digests(("barrier",)),
+        log:
+            "logs/barrier_report.log",
+        localrule: True
+        threads: 1
+        resources:
+            mem_mb=2048,
+            runtime=10,
+        conda:
+            "../../environment.yml"
+        script:
+            "../scripts/barrier_report.py"
+
     rule barrier:
         input:
             rules.barrier_results.output,
+            rules.barrier_report.output,

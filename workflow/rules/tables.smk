@@ -48,12 +48,12 @@ def set_files(kind):
     return files | {f"{kind}_provenance": f"{RESULTS}/{kind}.provenance.json"}
 
 
-REPORT_RULES = ("report", "regboost_report", "sensitivity_report", "article")
+REPORT_RULES = ("report", "regboost_report", "sensitivity_report", "barrier_report", "article")
 
 
 def report_only():
     """Whether the command asks for reports alone (`snakemake report`, `regboost_report`,
-    `sensitivity_report`, `article`, or files under REPORTS). Existing result tables are then
+    `sensitivity_report`, `barrier_report`, `article`, or files under REPORTS). Existing result tables are then
     read as they are: a fresh clone has the committed tables but not the cells and data they
     came from, which Snakemake would otherwise recompute first (`snakemake all` still does)."""
     targets = [str(t) for t in workflow.dag_settings.targets or ()]

@@ -38,6 +38,7 @@ FIGURES = {
     "beta_curves": ("sensitivity_report", "sensitivity_report.py", ("sensitivity",)),
     "regboost_figure3": ("regboost_report", "regboost_report.py", ("regboost",)),
     "regboost_cross_paper": ("regboost_report", "regboost_report.py", ("regboost",)),
+    "barrier": ("barrier_report", "barrier_report.py", ("barrier",)),
 }
 # each table of the article: the file under reports/tables/ it lays out (rows, columns, the
 # reproduced and the published column, decimals; and the rows it keeps), its rule, script and
@@ -297,6 +298,7 @@ def gather(root: Path, tables: Tables, run: str, named: dict[str, str], protocol
                          for name in tables.config["experiment"]["datasets"]],
         "register": register(protocol),
         "studies": {"sensitivity": (tables.reports / "tables" / "verdicts.csv").is_file(),
+                    "barrier": (tables.reports / "tables" / "barrier_answers.csv").is_file(),
                     "reuters": "table3" in rows},  # RegBoost's: its paper in papers
         "readings": readings(tables.config),
         "config": {k: tables.config["experiment"][k]

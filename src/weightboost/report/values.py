@@ -268,6 +268,8 @@ SOURCES = {
     "regboost_claims": lambda t: t.regboost_verdicts[1],
     "regboost_cross_paper": _regboost_noise("cross_paper"),
     "regboost_evidence": _regboost_evidence,
+    "barrier_summary": lambda t: t.result("barrier", "summary.csv"),  # the barrier study
+    "barrier_answers": lambda t: t.report_table("barrier_answers.csv"),
 }
 FILTERED = {"wins": _wins}
 
