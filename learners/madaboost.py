@@ -15,20 +15,7 @@ from weightboost.boosting import AdaBoost
 
 class MadaBoost(AdaBoost):
     """AdaBoost with every weight capped at its starting value: log w_i = min(0, -y_i H(x_i)).
-
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Rounds T.
-    base_estimator : estimator, default=None
-        ``None`` is ``C45()`` with J48's defaults.
-    sampling : {"reweight", "resample"}, default="reweight"
-        Pass the distribution as weights, or fit each tree on a weighted bootstrap draw.
-    on_degenerate : {"stop", "restart"}, default="stop"
-        Stop at a tree with ε ≥ 0.5 or ε = 0, or restart from uniform weights.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the draws when resampling.
-    """
+    Its parameters are AdaBoost's (``weightboost.boosting.AdaBoost``)."""
 
     def _weight_log(self, margin, score, state):
         # the boosting loop's one hook for the weights (weightboost.boosting.core): a class

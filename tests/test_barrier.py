@@ -5,13 +5,10 @@ with the code its cells are keyed with."""
 
 import copy
 import json
-import os
-import subprocess
 import sys
 
 import numpy as np
 import pandas as pd
-import pytest
 
 from weightboost.experiment import barrier
 from weightboost.experiment.learners import make_learner
@@ -103,9 +100,9 @@ def tiny_barrier(config):
 
 def test_the_study_runs_through_the_workflow_with_the_code_it_is_keyed_with(tiny_run, tmp_path):
     from conftest import recorded_job, run_snakemake
-    from test_workflow_experiments import LOADED
+    from test_workflow_experiments import run_loaded
     from weightboost.pipeline.package_code import PACKAGE
-    from weightboost.pipeline.provenance import PLUMBING, TABLE_SET_CODE, package_files
+    from weightboost.pipeline.provenance import TABLE_SET_CODE, package_files
 
     workdir, config = tiny_run
     config = tiny_barrier(config)
@@ -127,11 +124,7 @@ def test_the_study_runs_through_the_workflow_with_the_code_it_is_keyed_with(tiny
         job, arguments = recorded_job(tmp_path, "barrier_cell", algorithm=algorithm)
         for key in ("output", "curve_output"):
             arguments[key] = str(tmp_path / f"again-{algorithm}-{key}.csv")
-        ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
-                              json.dumps(arguments)], cwd=tmp_path, capture_output=True,
-                             text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
-        assert ran.returncode == 0, ran.stderr[-3000:]
-        loaded |= set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
+        loaded |= run_loaded(job, arguments, tmp_path)[0]
     listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE["barrier"])}
     unloaded = {p for p in listed if p.startswith("boosting/regboost") or
                 p in ("boosting/selection.py",)}

@@ -35,6 +35,19 @@ sys.exit(status)
 """
 
 
+def run_loaded(job: str, arguments: dict, cwd) -> tuple[set[str], set[str]]:
+    """Run a recorded job in its own process without a warm server (``LOADED``): the package
+    modules it loaded (less PLUMBING) and the distributions of every module it imported."""
+    from weightboost.pipeline.provenance import PLUMBING
+
+    ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-", json.dumps(arguments)],
+                         cwd=cwd, capture_output=True, text=True,
+                         env={**os.environ, "WEIGHTBOOST_WARM": "off"})
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    lines = ran.stdout.splitlines()
+    return set(json.loads(lines[-2])) - set(PLUMBING), set(json.loads(lines[-1]))
+
+
 def test_tiny_config_produces_every_table(tiny_run):
     workdir, config = tiny_run
     folds = pd.read_csv(workdir / "results/uci_folds.csv")

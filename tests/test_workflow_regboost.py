@@ -2,18 +2,14 @@
 tiny size: its tables, report and guards."""
 
 import copy
-import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from conftest import make_tiny_config, recorded_job, run_snakemake
-from test_workflow_experiments import LOADED, assert_cell_arguments_are_keyed
-from weightboost.pipeline.provenance import (PACKAGE, PLUMBING, TABLE_SET_CODE,
+from test_workflow_experiments import assert_cell_arguments_are_keyed, run_loaded
+from weightboost.pipeline.provenance import (PACKAGE, TABLE_SET_CODE,
                                                package_files)
 
 pytestmark = pytest.mark.slow  # started first under `make test`: a Snakemake run of the study
@@ -204,13 +200,9 @@ def test_the_code_digest_covers_the_modules_the_cells_run(regboost_run, tmp_path
         job, arguments = recorded_job(workdir, rule, **where)
         for key in ("output", "curve_output"):
             arguments[key] = str(tmp_path / f"{rule}-{key}.csv")
-        ran = subprocess.run([sys.executable, "-c", LOADED, "job", job, "-",
-                              json.dumps(arguments)], cwd=tmp_path, capture_output=True,
-                             text=True, env={**os.environ, "WEIGHTBOOST_WARM": "off"})
-        assert ran.returncode == 0, ran.stderr[-3000:]
-        loaded |= set(json.loads(ran.stdout.splitlines()[-2])) - set(PLUMBING)
-        distributions = {normalise(d)
-                         for d in json.loads(ran.stdout.splitlines()[-1])}
+        modules, owners = run_loaded(job, arguments, tmp_path)
+        loaded |= modules
+        distributions = {normalise(d) for d in owners}
         classified = set(environment.DISTRIBUTIONS) | set(environment.OTHER_DISTRIBUTIONS)
         assert distributions <= classified, sorted(distributions - classified)  # its key's
     listed = {str(p.relative_to(PACKAGE)) for p in package_files(*TABLE_SET_CODE["regboost"])}
