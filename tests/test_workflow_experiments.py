@@ -242,7 +242,7 @@ def test_a_cell_job_built_without_cell_job_arguments_stops_before_computing(tmp_
     code = {"modules": ["c45"], "sha256": package_digest("c45")}
     # every rule that writes cells runs one of these jobs (the workflow's job commands)
     assert warm.CELL_JOBS == {"uci_cell", "sensitivity_cell", "reuters_cell", "regboost_cell",
-                              "regboost_semi_cell"}
+                              "regboost_semi_cell", "barrier_cell"}
     for job in sorted(warm.CELL_JOBS):
         for missing in (warm.ENVIRONMENT_ARGUMENT, warm.CODE_ARGUMENT):
             given = {warm.ENVIRONMENT_ARGUMENT: environment.record(), warm.CODE_ARGUMENT: code}
@@ -381,7 +381,7 @@ def checkout_and_run(tiny_run, tmp_path):
     workdir, _ = tiny_run
     checkout, run = tmp_path / "checkout", tmp_path / "run"
     checkout.mkdir()
-    for part in ("Snakefile", "workflow", "profiles", "config", "requirements.lock",
+    for part in ("Snakefile", "workflow", "profiles", "config", "learners", "requirements.lock",
                  "environment.yml"):
         source = ROOT / part
         (shutil.copytree if source.is_dir() else shutil.copy2)(source, checkout / part)
