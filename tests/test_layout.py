@@ -132,3 +132,11 @@ def test_each_snakemake_file_uses_only_what_the_files_before_it_define():
               else t.replace("def uci_spec(", "def _was_uci_spec(")) for n, t in texts]
     assert "rules/common.smk uses uci_spec of rules/functions/data.smk" in \
         forward_references(moved)
+
+
+def test_no_file_of_the_pipeline_s_machinery_is_above_400_lines():
+    # one concern per file (the server, the warm-up, the stuck server apart): a file that grows
+    # past this holds two, as warm.py did at 688 lines
+    long = {path.name: n for path in (SRC / "weightboost" / "pipeline").glob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400}
+    assert long == {}

@@ -82,8 +82,7 @@ REPORT_CODE = ("report", "statistics.py", "pipeline/lockfile.py", "pipeline/prov
 REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
 # parts of a datasets entry that say where the raw file comes from and what it is, not its content
 DATASET_ROUTE_KEYS = ("description", "uci_archive", "openml")
-# and a count the parse checks against the table (as the planning reads it): it moves no number
-DATASET_CHECKED_KEYS = ("missing_values",)
+DATASET_CHECKED_KEYS = ("missing_values",)  # checked against the table: it moves no number
 
 
 def reuters_content(options: dict) -> dict:
@@ -95,8 +94,7 @@ def reuters_content(options: dict) -> dict:
 def dataset_content(spec: dict) -> dict:
     """A ``datasets`` entry without ``DATASET_ROUTE_KEYS`` and ``DATASET_CHECKED_KEYS``: what its
     canonical table depends on (the raw file's checksum and layout, the table's pin)."""
-    content = {k: v for k, v in spec.items()
-               if k not in DATASET_ROUTE_KEYS + DATASET_CHECKED_KEYS}
+    content = {k: v for k, v in spec.items() if k not in DATASET_ROUTE_KEYS + DATASET_CHECKED_KEYS}
     if "generator" in spec:  # the function's code, as an outside learner's (data/generators.py)
         from weightboost.data.generators import generator_code
 
@@ -161,13 +159,10 @@ def table_inputs(config: dict, kind: str) -> dict:
                 "sensitivity": _reuters_rerun_keys(study_section(config)),
                 "algorithms": _entries(config, entries)}
     if kind == "barrier":
-        from weightboost.experiment.barrier import study_section
-
-        study = study_section(config)
+        study, name = config["barrier"], config["barrier"]["dataset"]
         return {"barrier": study, "experiment": {"seed": config["experiment"]["seed"]},
                 "algorithms": _entries(config, study["algorithms"]),
-                "datasets": {study["dataset"]: dataset_content(
-                    config["datasets"][study["dataset"]])}}
+                "datasets": {name: dataset_content(config["datasets"][name])}}
     if kind == "reuters":
         study = config["reuters_study"]
         return {"reuters_study": study, "experiment": {"seed": config["experiment"]["seed"]},
