@@ -102,7 +102,7 @@ WORKFLOW = ROOT / "workflow"
 # a name a Snakemake file defines for the others: a function or an assignment at the top level,
 # or a capitalised one inside a top-level block (``if SENSITIVITY:``)
 SMK_DEFINITION = re.compile(
-    r"^(?:def\s+(\w+)|([A-Za-z_]\w*)\s*=(?!=)|    ([A-Z_][A-Z0-9_]*)\s*=(?!=))", re.M)
+    r"^(?:(?:    )?def\s+(\w+)|([A-Za-z_]\w*)\s*=(?!=)|    ([A-Z_][A-Z0-9_]*)\s*=(?!=))", re.M)
 
 
 def forward_references(texts: list[tuple[str, str]]) -> list[str]:

@@ -264,6 +264,12 @@ def test_the_missing_count_comes_from_the_key_the_parsed_table_or_the_marker(mai
                                           r"datasets\.wdbc\.missing_values, or run the target"):
         check_missing_values(config, {})
     check_missing_values(config, {"wdbc": {"n_missing": 0}})
+    # a generated data set: the schema's default marker is of no raw file; its count, or its
+    # generated table's, is what counts
+    config["datasets"]["wdbc"] = {"generator": {"function": "m.f"}, "rows": 10, "missing": "?"}
+    with pytest.raises(ConfigError, match="no count before its table is made"):
+        check_missing_values(config, {})
+    check_missing_values(config, {"wdbc": {"n_missing": 0}})
     with pytest.raises(ConfigError, match="lists wdbc, which has 3 "):
         check_missing_values(config, {"wdbc": {"n_missing": 3}})
 

@@ -208,7 +208,9 @@ def test_a_job_bypasses_a_server_that_starts_no_worker(tiny_run, tmp_path, serve
 
 def test_a_stuck_server_that_is_not_ours_is_left_alone(tiny_run, tmp_path, monkeypatch):
     # what listens under the run's socket name is killed only if it is the run's warm server
-    name = f"weightboost-warm-test-{os.getpid()}"
+    # a name that carries a live pid, this process's, which is not the listener's parent: the
+    # parent check (stuck_server.stop_stuck_server) is what leaves it alone
+    name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind("\0" + name)
         listener.listen()                       # this test process: never accepts

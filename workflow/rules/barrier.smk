@@ -18,8 +18,9 @@ if config.get("barrier"):
             "benchmarks/barrier_cell/{dataset}/noise{noise}/n{n_train}/{algorithm}/{key}.tsv"
         wildcard_constraints:
             n_train="[0-9]+",
-        # the largest samples first, so that no long cell starts when the others are done
-        priority: lambda w: int(w.n_train) // 1000
+        # the largest samples first, so that no long cell starts when the others are done; below
+        # the data jobs' priority (jobs.smk), which come first in a run with `all`
+        priority: lambda w: min(int(w.n_train) // 1000, DATA_PRIORITY - 1)
         threads: 1
         resources:
             mem_mb=2048,

@@ -148,6 +148,8 @@ def missing_count(config: dict, dataset: str, parsed: dict) -> int | None:
         return int(spec["missing_values"])
     if dataset in parsed:
         return int(parsed[dataset]["n_missing"])
+    if "generator" in spec:  # its `missing` is the schema's default, of no raw file
+        return None
     return 0 if "missing" in spec and spec["missing"] is None else None
 
 
@@ -170,7 +172,7 @@ def check_missing_values(config: dict, parsed: dict, key: str, datasets, cells) 
             entry += "" if where == "params" else f".{where}"
             has = (f"has {count} (datasets.{dataset}.missing_values or its parsed table)"
                    if count is not None else
-                   f"may have some (it has a missing-value marker; set "
+                   f"may have some (no count before its table is made; set "
                    f"datasets.{dataset}.missing_values, or run the target `data` first)")
             raise ConfigError(f"{entry} takes no missing values (its scikit-learn tag "
                               f"allow_nan), but {key} lists {dataset}, which {has}: leave "

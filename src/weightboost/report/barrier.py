@@ -96,8 +96,8 @@ def build_barrier_report(results: Path, questions_path: Path, config: dict,
     largest = max(int(n) for n in study["n_train"])
     at = summary[np.isclose(summary.noise, 0.1) & (summary.n_train == largest)]
     lines = ["# Beyond both papers: the convex-potential barrier", "",
-             "Clean test error on `long_servedio` (docs/protocol.md §1.4, §8) against the training "
-             "size, one panel per label-noise level; learners with decision stumps solid, with "
+             f"Clean test error on `{study['dataset']}` (docs/protocol.md §1.4, §8) against the "
+             "training size, one panel per label-noise level; learners with decision stumps solid, with "
              "C4.5 trees (and the references) dashed; the grey line is the noise rate.", "",
              "![clean test error against training size](figures/barrier.svg)", "",
              "## The questions, fixed before the cells were computed", "",
