@@ -8,12 +8,14 @@ BARRIER_TABLES = {name: path for name, path in set_files("barrier").items()
 
 if config.get("barrier"):
     BARRIER = barrier_study.study_section(config)
+    # what every cell shares, read once (the data set's entry holds its generator's code digest)
+    BARRIER_PROTOCOL = barrier_study.protocol(config)
+    BARRIER_DATA = data_content(BARRIER["dataset"])
 
     def barrier_parts(algorithm):
         """What a barrier cell's numbers depend on besides its path's wildcards."""
-        return {"protocol": barrier_study.protocol(config), "learner": learner_spec(algorithm),
-                "rounds": BARRIER["algorithms"][algorithm],
-                "data": data_content(BARRIER["dataset"])}
+        return {"protocol": BARRIER_PROTOCOL, "learner": learner_spec(algorithm),
+                "rounds": BARRIER["algorithms"][algorithm], "data": BARRIER_DATA}
 
     BARRIER_PLAN = barrier_study.plan(config)
     BARRIER_CELLS = [
