@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from weightboost.pipeline.stuck_server import alive
+
 
 def _workdir(args: list[str], cwd: Path | None = None) -> Path:
     """The directory Snakemake works in when run with ``args`` from ``cwd`` (default: ours)."""
@@ -74,17 +76,9 @@ def stop_orphaned_jobs(directory: Path, wait: float = 10.0) -> int:
         except OSError:
             pass
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and any(_state(p) != "Z" for p in pids):
+    while time.monotonic() < deadline and any(map(alive, pids)):
         time.sleep(0.05)
     return len(pids)
-
-
-def _state(pid: int) -> str:
-    """The kernel's state letter of ``pid``; "Z" (as good as gone) when it has no process."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return "Z"
 
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json")

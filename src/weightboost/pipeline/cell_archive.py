@@ -147,8 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     packing.add_argument("archive")
     packing.add_argument("paths", nargs="*")
     packing.add_argument("--paths-from", help="a file with one cell path per line")
-    listing = commands.add_parser("list", help="the cell paths an archive holds")
-    listing.add_argument("archive")
     rekeying = commands.add_parser("rekey", help="store the members under the current keys")
     rekeying.add_argument("archive")
     rekeying.add_argument("--plan", required=True,
@@ -159,14 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.paths_from:
             paths += [line for line in Path(args.paths_from).read_text().splitlines() if line]
         print(f"{pack(args.archive, paths)} cells packed into {args.archive}")
-    elif args.command == "rekey":
+    else:
         planned = planned_cells(Path(args.plan).read_text())
         print(f"{rekey(args.archive, planned)} cells stored under their current keys in "
               f"{args.archive}")
-    else:
-        with zipfile.ZipFile(args.archive) as zf:
-            for name in zf.namelist():
-                print(f"{CELLS}/{name}")
     return 0
 
 

@@ -203,8 +203,7 @@ def _check_round_studies(config: dict) -> None:
                                   "reading")
 
 
-SPELLINGS = {"true": True, "yes": True, "on": True, "1": True,
-             "false": False, "no": False, "off": False, "0": False}
+SPELLINGS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
 def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:

@@ -374,14 +374,12 @@ def check_tables(results: str | Path, config: dict, kind: str, forced: bool = Fa
     if differences:
         shown = "; ".join(differences[:8]) + (f"; and {len(differences) - 8} more"
                                                if len(differences) > 8 else "")
-        given = (" (replace_results=true no longer replaces tables: it cannot make Snakemake "
-                 "rerun them)" if config.get("replace_results") else "")
         raise ConfigError(
             f"{results}/{' and '.join(TABLE_SETS[kind])} were computed from another config "
             f"({path.name} differs in {shown}). Give this run a name of its own "
             "(--config run=NAME writes its tables under results/runs/NAME/), or replace "
             f"these tables explicitly: add --forcerun {RESULTS_RULES[kind]} to the "
-            f"command{given}")
+            "command")
 
 
 def input_routes(uci_sidecars, reuters_receipts=()) -> list[dict]:

@@ -25,11 +25,25 @@ def snakemake_pid(name: str) -> str:
     return name.removeprefix(NAME_PREFIX).split("-")[0] if name.startswith(NAME_PREFIX) else ""
 
 
+def process_stat(pid) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command (state, parent, ...); [] if none."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def alive(pid) -> bool:
+    """Whether process ``pid`` runs (a zombie has ended)."""
+    return process_stat(pid)[:1] not in ([], ["Z"])
+
+
 def run_alive(name: str) -> bool:
     """Whether the Snakemake that started the server ``name`` still runs (True when the name
     carries no pid)."""
     pid = snakemake_pid(name)
-    return not pid.isdigit() or os.path.exists(f"/proc/{pid}")
+    return not pid.isdigit() or alive(pid)
 
 
 def peer(conn: socket.socket) -> tuple[int, int]:
@@ -43,12 +57,8 @@ def stop_stuck_server(conn: socket.socket, name: str) -> bool:
     """Kill the server at the other end of ``conn`` if it is a warm server of this user: the
     child of the Snakemake whose pid its socket ``name`` carries. Whether it was."""
     pid, uid = peer(conn)
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            parent = handle.read().rsplit(")", 1)[1].split()[1]
-    except (OSError, IndexError):
-        return False
-    if uid != os.getuid() or parent != snakemake_pid(name):
+    parent = process_stat(pid)[1:2]
+    if uid != os.getuid() or parent != [snakemake_pid(name)]:
         return False
     try:
         os.kill(pid, signal.SIGKILL)  # a stuck process may not run a SIGTERM handler

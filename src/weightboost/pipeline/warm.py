@@ -173,14 +173,7 @@ class _Handler(socketserver.StreamRequestHandler):
         if not line:  # a probe that connected and left
             return
         request = json.loads(line)
-        # the server ends its workers when its Snakemake is gone (_Server.service_actions):
-        # the job's process then hears that its run is over rather than an empty reply, which
-        # would make it run the job itself (and it checks that Snakemake itself, run_alive,
-        # for a worker ended before this line)
-        self._started = False
-        signal.signal(signal.SIGTERM, lambda *_: self._abandon())
         self._send({"started": os.getpid()})
-        self._started = True
         job = request.get("job")
         if job not in JOBS:
             self._answer(2, f"unknown job {job!r}\n")
@@ -196,14 +189,6 @@ class _Handler(socketserver.StreamRequestHandler):
                                 lambda: _work(job, request["kwargs"]), err)
         _log().info("%s for job process %d: exit status %d", job, pid, status)
         self._answer(status, err.getvalue())
-
-    def _abandon(self):
-        with contextlib.suppress(OSError):
-            if not self._started:
-                self._send({"started": os.getpid()})
-            self._answer(ABANDONED, "the run's Snakemake is gone: the warm server ended this "
-                         "job unfinished\n")
-        os._exit(ABANDONED)
 
     def _answer(self, status, stderr):
         self._send({"status": status, "stderr": stderr})
@@ -238,30 +223,11 @@ class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
 
     def service_actions(self):
         super().service_actions()
-        if os.getppid() != self.parent:  # the Snakemake run is gone: its jobs go with it
-            self.end_workers()
+        if os.getppid() != self.parent:  # the Snakemake run is gone: its jobs go with it (their
+            for pid in self.active_children or ():  # processes see run_alive false and end)
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)  # a compiled call would delay a SIGTERM
             os._exit(0)
-
-    def end_workers(self, grace: float = 5.0):
-        """SIGTERM every worker (each answers its job's process, ``_Handler._abandon``), then
-        SIGKILL those still there after ``grace`` seconds (one inside a long compiled call)."""
-        import time
-
-        workers = set(self.active_children or ())
-        for pid in workers:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while workers and time.monotonic() < deadline:
-            for pid in list(workers):
-                with contextlib.suppress(ChildProcessError):
-                    if os.waitpid(pid, os.WNOHANG)[0] == 0:
-                        continue
-                workers.discard(pid)
-            time.sleep(0.05)
-        for pid in workers:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
 
 
 def single_thread_environment() -> None:

@@ -35,32 +35,16 @@ def _tiny_data():
     return X, y
 
 
-def tiny_view():
-    """The GrowView ``prepare`` gives of ``_tiny_data``, built without ``prepare`` (whose
-    kernels the other process compiles)."""
-    import numpy as np
-
-    from weightboost.c45.data import GrowView
-
-    X, _ = _tiny_data()
-    n, d = X.shape
-    XT = np.ascontiguousarray(X.T)
-    order = np.argsort(XT, axis=1, kind="stable")
-    return GrowView(XT, np.zeros(d, dtype=np.bool_), np.zeros(d, dtype=np.int64),
-                    np.arange(d, dtype=np.int64), np.arange(0, d * n + 1, n, dtype=np.int64),
-                    order.astype(np.int32).ravel(), np.take_along_axis(XT, order, 1).ravel(),
-                    np.zeros(d, dtype=np.bool_))
-
-
 def compile_grower() -> None:
     """Compile ``grow`` (and what it calls) as ``C45.fit`` calls it: the second process's part."""
     import numpy as np
 
+    from weightboost.c45.data import prepare
     from weightboost.c45.grow import grow
     from weightboost.c45.tree import GrowSettings
 
-    _, y = _tiny_data()
-    grow(tiny_view(), y, 2, np.ones(len(y)), GrowSettings(2.0, True))
+    X, y = _tiny_data()
+    grow(prepare(X).view, y, 2, np.ones(len(y)), GrowSettings(2.0, True))
 
 
 def compile_pruning_and_prediction() -> None:
