@@ -101,8 +101,8 @@ def tiny_barrier(config):
 def test_the_study_runs_through_the_workflow_with_the_code_it_is_keyed_with(tiny_run, tmp_path):
     from conftest import recorded_job, run_snakemake
     from test_workflow_experiments import run_loaded
-    from weightboost.pipeline.package_code import PACKAGE
-    from weightboost.pipeline.provenance import TABLE_SET_CODE, package_files
+    from weightboost.pipeline.package_code import PACKAGE, package_files
+    from weightboost.pipeline.provenance import TABLE_SET_CODE
 
     workdir, config = tiny_run
     config = tiny_barrier(config)

@@ -188,13 +188,18 @@ def kill_at_rename(monkeypatch, point):
 @pytest.mark.parametrize("point", range(8))
 def test_files_written_together_are_all_old_or_all_new_whatever_the_kill_point(
         tmp_path, monkeypatch, point):
-    from weightboost.fileio import finish_files_together, write_files_together
+    from weightboost.fileio import files_together, finish_files_together, write_bytes_atomic
 
     paths = [tmp_path / "sub" / "a.csv", tmp_path / "sub" / "b.csv", tmp_path / "record.json"]
     journal = tmp_path / ".set.journal"
 
     def contents(word):
         return [word + p.name.encode() for p in paths]
+
+    def write_files_together(files, journal):
+        with files_together(journal):
+            for path, data in files.items():
+                write_bytes_atomic(path, data)
 
     write_files_together(dict(zip(paths, contents(b"old "))), journal)
     kill_at_rename(monkeypatch, point)
@@ -234,8 +239,7 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
     # killed after the first table's rename: the checks read the set through its journal
     # (changing nothing, as in a dry run) instead of refusing a table that its (old) record
     # does not describe, and the run finishes it before any job (settle_table_set, onstart)
-    from weightboost.pipeline.provenance import (check_table_digests, settle_table_set,
-                                                 write_table_set)
+    from weightboost.pipeline.provenance import check_tables, settle_table_set, write_table_set
 
     record = tmp_path / "uci.provenance.json"
     folds, summary = tmp_path / "uci_folds.csv", tmp_path / "uci_summary.csv"
@@ -248,11 +252,11 @@ def test_a_run_killed_while_writing_a_table_set_leaves_a_set_its_record_describe
     assert folds.read_bytes() == b"new\n" and summary.read_bytes() == b"old\n"
     files = lambda: {p.name: p.read_bytes() for p in tmp_path.iterdir()}  # noqa: E731
     before = files()
-    check_table_digests(tmp_path, "uci")
+    check_tables(tmp_path, small_config, "uci")
     assert files() == before
     settle_table_set(tmp_path, "uci")
     assert summary.read_bytes() == b"new 2\n" and not list(tmp_path.glob(".*"))
-    check_table_digests(tmp_path, "uci")
+    check_tables(tmp_path, small_config, "uci")
 
 
 def test_a_parse_killed_between_its_table_and_sidecar_is_finished_by_the_next_run(

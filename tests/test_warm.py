@@ -23,7 +23,7 @@ from weightboost.pipeline import environment, stuck_server, warm, warm_kernels
 from weightboost.pipeline.provenance import TABLE_SET_CODE, package_digest
 from weightboost.pipeline.workflow_support import job_resources, job_status
 
-pytestmark = pytest.mark.skipif(not warm.available(), reason="needs Linux abstract sockets")
+pytestmark = pytest.mark.skipif(not warm.AVAILABLE, reason="needs Linux abstract sockets")
 
 TIMING = ["fit_seconds", "predict_seconds"]
 
@@ -363,26 +363,6 @@ def test_read_only_and_strided_inputs_reuse_the_compiled_kernels():
                                   expected)
     np.testing.assert_array_equal(C45().fit(X, y, sample_weight=wide[::2]).predict(X), expected)
     assert [len(kernel.signatures) for kernel in kernels] == before
-
-
-def test_the_boosters_kernels_compiled_meanwhile_have_the_c45_boosters_types():
-    """warm_kernels.compile_boosting compiles the boosters' kernels on fits with a scikit-learn
-    stump (while the other process compiles the grower): the boosters of C4.5 trees must find them
-    compiled, with no new signature."""
-    from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay, libm
-    from weightboost.boosting import rules, variants
-
-    warm_kernels.compile_boosting()
-    kernels = (libm.distribution, libm.misclassified_weight, rules.weight_log,  # those called
-               rules.coefficient, rules.round_constant, rules.combine, rules.outcome,  # from
-               variants._decay_losses)  # Python
-
-    compiled = [list(kernel.signatures) for kernel in kernels]
-    assert all(compiled)
-    X, y = warm_kernels._tiny_data()
-    for booster in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
-        booster(n_estimators=3).fit(X, y).predict(X)
-    assert [list(kernel.signatures) for kernel in kernels] == compiled
 
 
 def test_a_jobs_log_ends_with_the_resources_of_its_work_alone(tmp_path):

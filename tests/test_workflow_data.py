@@ -94,8 +94,8 @@ def test_each_data_job_is_keyed_with_exactly_the_code_it_loads(tiny_run, tmp_pat
 
     from conftest import recorded_job
     from test_workflow_experiments import LOADED
-    from weightboost.pipeline.provenance import DATA_JOB_CODE, PLUMBING, package_files
-    from weightboost.pipeline.package_code import PACKAGE
+    from weightboost.pipeline.package_code import PACKAGE, package_files
+    from weightboost.pipeline.provenance import DATA_JOB_CODE, PLUMBING
 
     outputs = {"fetch_uci": ("raw", "receipt"), "parse_uci": ("table", "sidecar"),
                "fetch_reuters": ("files", "receipt"),

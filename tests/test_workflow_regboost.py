@@ -9,8 +9,8 @@ import pytest
 
 from conftest import make_tiny_config, recorded_job, run_snakemake
 from test_workflow_experiments import assert_cell_arguments_are_keyed, run_loaded
-from weightboost.pipeline.provenance import (PACKAGE, TABLE_SET_CODE,
-                                               package_files)
+from weightboost.pipeline.package_code import PACKAGE, package_files
+from weightboost.pipeline.provenance import TABLE_SET_CODE
 
 pytestmark = pytest.mark.slow  # started first under `make test`: a Snakemake run of the study
 

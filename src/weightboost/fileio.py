@@ -15,17 +15,9 @@ from pathlib import Path
 
 from weightboost.errors import DiskFullError
 
-_CHUNK = 1 << 20
 # the files staged so far by the running ``files_together`` block (path -> SHA-256), if any
 _GROUP: contextvars.ContextVar[dict | None] = contextvars.ContextVar("files_together",
                                                                       default=None)
-
-
-def _file_mode() -> int:
-    """Mode of a newly created file under the current umask (mkstemp's 0600 is too strict)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -35,7 +27,7 @@ def sha256_bytes(data: bytes) -> str:
 def sha256_file(path: str | os.PathLike) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(_CHUNK), b""):
+        for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
 
@@ -56,8 +48,11 @@ def atomic_path(path: str | os.PathLike):
     tmp_path = Path(tmp)
     try:
         yield tmp_path
-        os.chmod(tmp_path, _file_mode())
-        _flush_to_disk(tmp_path)
+        mask = os.umask(0)  # a new file's mode under the umask (mkstemp's 0600 is too strict)
+        os.umask(mask)
+        os.chmod(tmp_path, 0o666 & ~mask)
+        with open(tmp_path, "rb") as flushed:  # a full device that a network file system
+            os.fsync(flushed.fileno())         # reports only at the flush raises here
         if group is None:
             os.replace(tmp_path, path)
         else:
@@ -68,15 +63,6 @@ def atomic_path(path: str | os.PathLike):
         if isinstance(exc, OSError):
             _raise_if_full(exc, path)
         raise
-
-
-def _flush_to_disk(path: Path) -> None:
-    """fsync ``path`` (a full device that a network file system reports only now raises here)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _raise_if_full(exc: OSError, path: Path) -> None:
@@ -96,11 +82,6 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def json_bytes(obj) -> bytes:
-    """The pipeline's JSON file format: keys sorted, indented, a final newline."""
-    return (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode("utf-8")
-
-
 def csv_bytes(frame) -> bytes:
     """A frame's CSV bytes: no index, \\n line ends, floats that read back as the same numbers."""
     return frame.to_csv(index=False, lineterminator="\n").encode("utf-8")
@@ -111,7 +92,8 @@ def write_csv_atomic(path: str | os.PathLike, frame) -> None:
 
 
 def write_json_atomic(path: str | os.PathLike, obj) -> None:
-    write_bytes_atomic(path, json_bytes(obj))
+    """The pipeline's JSON file format: keys sorted, indented, a final newline."""
+    write_bytes_atomic(path, (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode("utf-8"))
 
 
 def _pending(path: Path) -> Path:
@@ -128,8 +110,7 @@ def journal_beside(path: str | os.PathLike) -> Path:
 def files_together(journal: str | os.PathLike):
     """Make the files written in the block (by ``atomic_path`` and the ``write_*`` functions) one
     write, all new or all as they were: each is staged as ``.<name>.pending``, ``journal`` lists
-    them with their SHA-256 (the commit point), then they are renamed in order;
-    ``finish_files_together`` completes a journal a killed process left (docs/integrity.md,
+    them with their SHA-256 (the commit point), then they are renamed in order (docs/integrity.md,
     "Whole files or none")."""
     if _GROUP.get() is not None:
         raise RuntimeError("files_together blocks do not nest")
@@ -148,13 +129,6 @@ def files_together(journal: str | os.PathLike):
     write_json_atomic(journal, {"files": [[os.path.relpath(path, journal.parent), sha]
                                           for path, sha in staged.items()]})
     finish_files_together(journal)
-
-
-def write_files_together(files: dict, journal: str | os.PathLike) -> None:
-    """Write ``files`` (path -> bytes, renamed in this order) as one (``files_together``)."""
-    with files_together(journal):
-        for path, data in files.items():
-            write_bytes_atomic(path, data)
 
 
 def _staged(journal: Path) -> dict[Path, Path] | None:
@@ -179,20 +153,19 @@ def _staged(journal: Path) -> dict[Path, Path] | None:
     return out
 
 
-def finish_files_together(journal: str | os.PathLike) -> bool:
-    """Rename the pending files ``journal`` lists into place and remove it; whether there was
-    one. Safe while another process does the same (a file already renamed is skipped)."""
+def finish_files_together(journal: str | os.PathLike) -> None:
+    """Rename the pending files ``journal`` lists into place and remove it, if there is one.
+    Safe while another process does the same (a file already renamed is skipped)."""
     journal = Path(journal)
     staged = _staged(journal)
     if staged is None:
-        return False
+        return
     for path, pending in staged.items():
         try:
             os.replace(pending, path)
         except FileNotFoundError:
             continue  # renamed meanwhile, by another reader finishing it
     journal.unlink(missing_ok=True)
-    return True
 
 
 def committed_files(journal: str | os.PathLike) -> dict[Path, Path]:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pandas as pd
+
+from weightboost.fileio import write_csv_atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {  # file -> key columns identifying a row
@@ -34,9 +35,7 @@ STUDY_TABLES = {
     "sensitivity/summary.csv": ["reading", "dataset", "noise", "algorithm"],
     "sensitivity/reuters_f1.csv": ["reading", "repeat", "category", "algorithm", "t_rule"],
 }
-TARGETS = ("experiments", "regboost_results")  # what a profile's run computes
 IGNORED = {"fit_seconds", "predict_seconds"}
-TOLERANCE = 1e-9
 PROFILES = {
     "ci": ([ROOT / "config" / "config.yaml", ROOT / "config" / "ci.yaml"],
            ROOT / "tests" / "golden" / "ci"),
@@ -47,9 +46,7 @@ PROFILES = {
 def _same(a, b) -> bool:
     if isinstance(a, float) or isinstance(b, float):
         a, b = float(a), float(b)
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return abs(a - b) <= TOLERANCE
+        return abs(a - b) <= 1e-9 or (math.isnan(a) and math.isnan(b))
     return a == b
 
 
@@ -71,9 +68,7 @@ def compare_table(new: pd.DataFrame, golden: pd.DataFrame, keys, name) -> list[s
         problems.append(f"{name}: row {dict(zip(keys, key))} is new")
     for key in sorted(old_rows.keys() & new_rows.keys(), key=str):
         old, now = old_rows[key], new_rows[key]
-        for column in columns:
-            if column in keys:
-                continue
+        for column in (c for c in columns if c not in keys):
             if not _same(now[column], old[column]):
                 where = ", ".join(f"{k}={v}" for k, v in zip(keys, key))
                 problems.append(f"{name} [{where}] {column}: {old[column]!r} -> {now[column]!r}")
@@ -92,20 +87,6 @@ def compare_dirs(new_dir: Path, golden_dir: Path, tables: dict | None = None) ->
             continue
         problems += compare_table(pd.read_csv(new_path), pd.read_csv(golden_path), keys, name)
     return problems
-
-
-def run_profile(profile: str, workdir: Path, cores: int = 2) -> Path:
-    """Run the workflow for a profile in ``workdir``; return the directory of its tables."""
-    configs, _ = PROFILES[profile]
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
-               "--directory", str(workdir), "--cores", str(cores), "--configfile",
-               *map(str, configs), "--", *TARGETS]
-    print("running:", " ".join(command), flush=True)
-    result = subprocess.run(command, env=os.environ.copy())
-    if result.returncode != 0:
-        raise RuntimeError(f"the {profile} run failed (exit {result.returncode}); see the "
-                           f"Snakemake output above and the logs under {workdir}/logs")
-    return workdir / "results"
 
 
 def main(argv=None) -> int:
@@ -128,19 +109,21 @@ def main(argv=None) -> int:
         tables = {**TABLES, **study}
         return report(compare_dirs(args.new, args.golden, tables), len(tables))
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix=f"weightboost-{args.config}-"))
-    try:
-        tables = run_profile(args.config, workdir, args.cores)
-    except RuntimeError as exc:
-        print(f"ERROR: {exc}", file=sys.stderr)
+    configs, golden = PROFILES[args.config]
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(ROOT / "Snakefile"),
+               "--directory", str(workdir), "--cores", str(args.cores), "--configfile",
+               *map(str, configs), "--", "experiments", "regboost_results"]
+    print("running:", " ".join(command), flush=True)
+    code = subprocess.run(command).returncode
+    if code != 0:
+        print(f"ERROR: the {args.config} run failed (exit {code}); see the Snakemake output "
+              f"above and the logs under {workdir}/logs", file=sys.stderr)
         return 2
-    golden = PROFILES[args.config][1]
+    tables = workdir / "results"
     if args.command == "golden":
-        golden.mkdir(parents=True, exist_ok=True)
         for name in TABLES:  # without the timing columns: a golden diff shows only results
-            frame = pd.read_csv(tables / name)
-            frame = frame.drop(columns=[c for c in frame.columns if c in IGNORED])
-            (golden / name).parent.mkdir(parents=True, exist_ok=True)
-            frame.to_csv(golden / name, index=False, lineterminator="\n")
+            write_csv_atomic(golden / name, pd.read_csv(tables / name).drop(
+                columns=list(IGNORED), errors="ignore"))
         print(f"golden tables written to {golden}; review them with `git diff {golden}`")
         return 0
     return report(compare_dirs(tables, golden), len(TABLES))

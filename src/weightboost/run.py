@@ -4,6 +4,7 @@ lock first (docs/integrity.md, "Resuming after a kill")."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -14,13 +15,12 @@ from pathlib import Path
 from weightboost.pipeline.stuck_server import alive
 
 
-def _workdir(args: list[str], cwd: Path | None = None) -> Path:
-    """The directory Snakemake works in when run with ``args`` from ``cwd`` (default: ours)."""
-    base = Path.cwd() if cwd is None else cwd
+def _workdir(args: list[str], cwd: Path) -> Path:
+    """The directory Snakemake works in when run with ``args`` from ``cwd``."""
     for flag in ("--directory", "-d"):
         if flag in args and args.index(flag) + 1 < len(args):
-            return (base / args[args.index(flag) + 1]).resolve()
-    return base.resolve()
+            return (cwd / args[args.index(flag) + 1]).resolve()
+    return cwd.resolve()
 
 
 def _processes():
@@ -48,12 +48,9 @@ def _is_snakemake(words: list[str]) -> bool:
 
 
 def _live_snakemake_in(directory: Path) -> bool:
-    for _, words, cwd in _processes():
-        if not _is_snakemake(words):
-            continue
-        if _workdir(words, cwd) == directory:  # another's cwd, not ours: its own directory
-            return True
-    return False
+    # another Snakemake's directory is read from its own cwd, not ours
+    return any(_is_snakemake(words) and _workdir(words, cwd) == directory
+               for _, words, cwd in _processes())
 
 
 def orphaned_jobs(directory: Path) -> list[int]:
@@ -71,17 +68,12 @@ def stop_orphaned_jobs(directory: Path, wait: float = 10.0) -> int:
     they are gone; how many there were. Call only when no Snakemake works there."""
     pids = orphaned_jobs(directory)
     for pid in pids:
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline and any(map(alive, pids)):
         time.sleep(0.05)
     return len(pids)
-
-
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 def check_configfiles(args: list[str]) -> str | None:
@@ -99,7 +91,7 @@ def check_configfiles(args: list[str]) -> str | None:
                 break
             path = Path(value)
             if not path.exists():
-                if path.suffix not in CONFIG_SUFFIXES:
+                if path.suffix not in (".yaml", ".yml", ".json"):
                     return (f"{value!r} follows --configfile, which reads every following word "
                             f"as a config file. Put targets before it: snakemake {value} "
                             "--configfile my.yaml")
@@ -120,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"weightboost.run: {problem}", file=sys.stderr)
         return 2
-    directory = _workdir(args)
+    directory = _workdir(args, Path.cwd())
     locks = directory / ".snakemake" / "locks"
     if not _live_snakemake_in(directory):
         stopped = stop_orphaned_jobs(directory)

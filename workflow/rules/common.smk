@@ -10,8 +10,8 @@ from weightboost.pipeline.config import add_to_path, check_config, check_learner
 from weightboost.pipeline.provenance import (DATA_JOB_CODE, KEY_PATTERN, REPORT_CODE,
                                              TABLE_SET_CODE, TABLE_SETS, computation_key,
                                              dataset_content,
-                                             grid_protocol, package_digest, reports_dir,
-                                             results_dir, reuters_content, table_inputs)
+                                             grid_protocol, package_digest, reuters_content,
+                                             run_dir, table_inputs)
 from weightboost.pipeline import environment, warm
 from weightboost.fileio import sha256_file
 from weightboost.errors import ReproError
@@ -41,8 +41,8 @@ def script_digest(name: str) -> str:
 
 
 
-RESULTS = results_dir(config)   # results/ for the committed run `main`, else results/runs/<run>
-REPORTS = reports_dir(config)
+RESULTS = run_dir(config, "results")  # results/ for the committed run `main`, else results/runs/<run>
+REPORTS = run_dir(config, "reports")
 # The software environment this workflow keys its cells with (weightboost.pipeline.environment): part of
 # every cell's key, and passed to every cell job, which stops if it runs in another one.
 ENVIRONMENT = environment.record()

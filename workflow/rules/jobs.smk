@@ -47,9 +47,9 @@ onstart:
 
 # A SLURM job's Snakemake (the batch step's, which runs a submission's cells, each in a job step
 # of its own) runs no hooks: it starts the server for its cells here, as it reads the workflow.
-# The server leaves with it (weightboost.pipeline.warm, "In a SLURM job").
-if workflow.remote_exec and warm.in_batch_step():
-    warm.start(log=warm.batch_step_log())
+# The server leaves with it (docs/running.md, "On a cluster").
+if workflow.remote_exec and (batch_log := warm.batch_step_log()):
+    warm.start(log=batch_log)
 
 
 onsuccess:

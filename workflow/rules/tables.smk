@@ -1,7 +1,6 @@
 # The table sets under RESULTS: checked against the config and their records before they are
 # rebuilt or read, and what a report reads of them (as inputs, or as given).
-from weightboost.pipeline.provenance import (RESULTS_RULES, check_table_digests, check_tables,
-                                             committed_path)
+from weightboost.pipeline.provenance import RESULTS_RULES, check_tables, committed_path
 from weightboost.report.reference import JIN2003, WANG_KEGL2004
 
 
@@ -19,9 +18,8 @@ def verify_table_set(kind):
     are the files their provenance record describes (not checked against the record when this
     command rebuilds them: that is how an edited table is repaired)."""
     try:
-        check_tables(RESULTS, config, kind, forced=forced(kind))
         if not forced(kind):
-            check_table_digests(RESULTS, kind)
+            check_tables(RESULTS, config, kind)
     except ReproError as exc:
         raise WorkflowError(str(exc))
 

@@ -1,10 +1,7 @@
 """Cell archives: a study's computed cells packed into one committed zip file, from which a
-later run restores a cell instead of computing it.
-
-A cell's path holds its key, so an archived file under the path a job is about to write is the
-file that job would write (docs/integrity.md, "Cell keys"). A job restores its outputs only when
-one archive holds all it writes under ``results/cells/``, and its log says so (``RESTORED``).
-Packing and re-keying: docs/running.md, "The cell archive".
+later run restores a cell instead of computing it. A cell's path holds its key, so an archived
+file under the path a job is about to write is the file that job would write (docs/integrity.md,
+"Cell keys"; packing and re-keying: docs/running.md, "The cell archive").
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ import re
 import sys
 import zipfile
 import zlib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from weightboost.errors import InputFileError
 from weightboost.fileio import atomic_path, write_bytes_atomic
@@ -25,16 +22,12 @@ from weightboost.pipeline.workflow_support import RESTORED
 CELLS = "results/cells"          # every cell job writes below it (and no other job does)
 ARCHIVES = "results/archive"     # the archives a run restores from: every *.zip in it
 ENV = "WEIGHTBOOST_CELL_ARCHIVE"  # "on" (set by the workflow from config `cell_archive`) or off
-_DATE = (1980, 1, 1, 0, 0, 0)    # zip's earliest date: no member records when it was packed
 
 
 def member(path: str | os.PathLike) -> str | None:
     """The archive member name of a cell path, or None for a path outside ``results/cells``."""
-    parts = PurePosixPath(Path(path).as_posix()).parts
-    root = PurePosixPath(CELLS).parts
-    if parts[:len(root)] != root or len(parts) <= len(root):
-        return None
-    return "/".join(parts[len(root):])
+    name = Path(path).as_posix()
+    return name.removeprefix(f"{CELLS}/") if name.startswith(f"{CELLS}/") else None
 
 
 def pack(archive: str | os.PathLike, paths) -> int:
@@ -47,8 +40,7 @@ def pack(archive: str | os.PathLike, paths) -> int:
             raise InputFileError(f"{path} is not a cell file (cells lie under {CELLS}/): an "
                                  "archive holds cells only")
         members[name] = Path(path)
-    with atomic_path(archive) as tmp:
-        _write(tmp, {name: path.read_bytes() for name, path in members.items()})
+    _write(archive, {name: path.read_bytes() for name, path in members.items()})
     return len(members)
 
 
@@ -88,38 +80,28 @@ def rekey(archive: str | os.PathLike, planned) -> int:
                     f"{archive}: {source[planned_name]} and {name} are one cell under two keys: "
                     "keep one of them (repack the archive from one run's cells)")
             contents[planned_name], source[planned_name] = zf.read(name), name
-    with atomic_path(archive) as tmp:
-        _write(tmp, contents)
+    _write(archive, contents)
     return len(contents)
 
 
 def _write(path, contents: dict[str, bytes]) -> None:
-    with zipfile.ZipFile(path, "w") as zf:
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w") as zf:
         for name in sorted(contents):
-            info = zipfile.ZipInfo(name, date_time=_DATE)
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))  # zip's earliest
             info.compress_type = zipfile.ZIP_DEFLATED
             info.create_system = 3  # Unix, whatever packs it
             info.external_attr = 0o644 << 16
             zf.writestr(info, contents[name], compresslevel=9)
 
 
-def archives(root: str | os.PathLike = ARCHIVES) -> list[Path]:
-    return sorted(Path(root).glob("*.zip"))
-
-
-def enabled() -> bool:
-    return os.environ.get(ENV, "off") == "on"
-
-
-def restored(values, root: str | os.PathLike = ARCHIVES) -> bool:
+def restored(values) -> bool:
     """Write the job's outputs under ``results/cells`` (among its output arguments ``values``)
     from an archive that holds them all; whether it did (never when archives are off)."""
-    named = {v: member(v) for v in values if isinstance(v, str)}
-    outputs = [path for path, name in named.items() if name is not None]
-    if not outputs or not enabled():
+    named = {v: name for v in values if isinstance(v, str) and (name := member(v))}
+    if not named or os.environ.get(ENV) != "on":
         return False
-    names = [named[path] for path in outputs]
-    for archive in archives(root):
+    outputs, names = list(named), list(named.values())
+    for archive in sorted(Path(ARCHIVES).glob("*.zip")):
         try:
             with zipfile.ZipFile(archive) as zf:
                 if not set(names) <= set(zf.namelist()):

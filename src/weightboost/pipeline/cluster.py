@@ -9,27 +9,21 @@ import subprocess
 from weightboost.errors import ConfigError
 
 
-def partition_cpus(partition: str | None, sinfo: str = "sinfo") -> int | None:
-    """The CPUs of the largest node of ``partition`` (the default partition if None), or None
-    when SLURM does not say (no sinfo, no such partition)."""
-    command = [sinfo, "--noheader", "--format=%c"]
-    if partition:
-        command.append(f"--partition={partition}")
-    try:
-        out = subprocess.run(command, capture_output=True, text=True, timeout=30, check=True)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    counts = [int(word.rstrip("+")) for word in out.stdout.split()
-              if word.rstrip("+").isdigit()]
-    return max(counts) if counts else None
-
-
-def check_partition_cpus(cores: int, partitions, sinfo: str = "sinfo") -> None:
-    """Stop when ``cores`` exceeds the largest node of one of ``partitions``."""
+def check_partition_cpus(cores: int, partitions) -> None:
+    """Stop when ``cores`` exceeds the CPUs of the largest node of one of ``partitions`` (None:
+    the default partition); one SLURM says nothing of (no sinfo, no such partition) passes."""
     for partition in sorted(set(partitions), key=str):
-        largest = partition_cpus(partition, sinfo)
-        if largest is not None and cores > largest:
-            name = partition or "the default partition"
+        command = ["sinfo", "--noheader", "--format=%c"]
+        if partition:
+            command.append(f"--partition={partition}")
+        try:
+            out = subprocess.run(command, capture_output=True, text=True, timeout=30, check=True)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        counts = [int(word.rstrip("+")) for word in out.stdout.split()
+                  if word.rstrip("+").isdigit()]
+        if counts and cores > max(counts):
+            name, largest = partition or "the default partition", max(counts)
             raise ConfigError(
                 f"a grouped submission asks for up to {cores} CPUs (the profile's `cores`, or "
                 f"--cores), but the largest node of {name} has {largest}: SLURM would keep it "

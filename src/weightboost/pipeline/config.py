@@ -1,8 +1,6 @@
-"""Loading and checking the pipeline configuration.
-
-The JSON schema (``workflow/schemas/config.schema.yaml``) checks types and ranges; this module
-adds the checks that span several keys (every experiment dataset has a spec, every spec is
-self-consistent). The Snakemake workflow and the command line both call ``check_config``.
+"""Loading and checking the pipeline configuration: the JSON schema
+(``workflow/schemas/config.schema.yaml``) checks types and ranges, this module the checks that
+span several keys (every experiment dataset has a spec, every spec is self-consistent).
 """
 
 from __future__ import annotations
@@ -15,8 +13,7 @@ from weightboost.data.spec import DatasetSpec
 from weightboost.errors import ConfigError, UnknownDatasetError
 from weightboost.fileio import read_yaml
 
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
-SCHEMA_PATH = PROJECT_ROOT / "workflow" / "schemas" / "config.schema.yaml"
+SCHEMA_PATH = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"
 
 
 def add_to_path(directory) -> None:
@@ -56,25 +53,12 @@ def check_config(config: dict) -> dict:
         if name not in known:
             raise ConfigError(
                 f"experiment.algorithms or reuters_study.algorithms names {name!r}, which is "
-                f"not a key of the config "
-                f"section 'algorithms' (known: {', '.join(sorted(known))}); fix the name or add "
-                "an entry {learner: ..., params: ...}")
+                f"not a key of the config section 'algorithms' (known: {', '.join(sorted(known))}"
+                "); fix the name or add an entry {learner: ..., params: ...}")
     check_noise_levels(config)
     check_paper_rounds(config)
     check_folds(config)
     return config
-
-
-def _noise_lists(config: dict):
-    """(key, levels) of every noise-level list of the config."""
-    yield "experiment.noise_levels", config.get("experiment", {}).get("noise_levels", [])
-    for section in ("sensitivity", "regboost"):
-        study = config.get(section) or {}
-        if "noise_levels" in study:
-            yield f"{section}.noise_levels", study["noise_levels"]
-        for reading, options in (study.get("readings") or {}).items():
-            if isinstance(options, dict) and "noise_levels" in options:
-                yield f"{section}.readings.{reading}.noise_levels", options["noise_levels"]
 
 
 def check_noise_levels(config: dict) -> None:
@@ -83,8 +67,15 @@ def check_noise_levels(config: dict) -> None:
     would have cells apart and rows together (duplicated folds, a wrong sd)."""
     import numpy as np
 
+    lists = [("experiment.noise_levels", config.get("experiment", {}).get("noise_levels", []))]
+    for section in ("sensitivity", "regboost"):
+        study = config.get(section) or {}
+        lists.append((f"{section}.noise_levels", study.get("noise_levels", [])))
+        lists += [(f"{section}.readings.{reading}.noise_levels", options["noise_levels"])
+                  for reading, options in (study.get("readings") or {}).items()
+                  if isinstance(options, dict) and "noise_levels" in options]
     seen = []  # (key, level)
-    for key, levels in _noise_lists(config):
+    for key, levels in lists:
         for level in levels:
             for first_key, first in seen:
                 if float(first) != float(level) and np.isclose(float(first), float(level)):
@@ -111,23 +102,18 @@ def check_paper_rounds(config: dict) -> None:
                               f"only; raise reuters_study.rounds or lower the paper's T")
 
 
-def _fold_studies(config: dict):
-    """(folds key, k, datasets) of every cross-validation the config runs."""
-    experiment = config.get("experiment", {})
-    datasets = set(experiment.get("datasets", []))
-    datasets |= set((config.get("sensitivity") or {}).get("datasets", []))
-    yield "experiment.folds", experiment.get("folds", 10), sorted(datasets)
-    regboost = config.get("regboost") or {}
-    if regboost:
-        yield "regboost.folds", regboost.get("folds", 10), list(regboost.get("datasets", []))
-
-
 def check_folds(config: dict) -> None:
-    """A k-fold CV needs at least k rows (the spec's ``rows``)."""
-    specs = config.get("datasets", {})
-    for key, k, datasets in _fold_studies(config):
-        for name in datasets:
-            check_fold_count(key, k, name, rows=(specs.get(name) or {}).get("rows"))
+    """A k-fold CV (the UCI grid's and the sensitivity study's, RegBoost's) needs at least k
+    rows (the spec's ``rows``)."""
+    experiment, regboost = config.get("experiment", {}), config.get("regboost") or {}
+    grid = set(experiment.get("datasets", [])) | set((config.get("sensitivity") or {}).get(
+        "datasets", []))
+    for key, k, names in (("experiment.folds", experiment.get("folds", 10), sorted(grid)),
+                          ("regboost.folds", regboost.get("folds", 10),
+                           regboost.get("datasets", []))):
+        for name in names:
+            check_fold_count(key, k, name,
+                             rows=(config.get("datasets", {}).get(name) or {}).get("rows"))
 
 
 def check_fold_count(key: str, k: int, name: str, rows: int | None = None,
@@ -206,11 +192,11 @@ def _check_round_studies(config: dict) -> None:
 SPELLINGS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
 
-def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:
+def coerce_flags(config: dict) -> dict:
     """Turn the spellings a user types on the command line (``--config cell_archive=false``:
     Snakemake turns only ``True`` and ``False`` into booleans) into booleans, for the top-level
     keys that the schema types as boolean; other values are left to the schema's error."""
-    properties = read_yaml(schema_path).get("properties", {})
+    properties = read_yaml(SCHEMA_PATH).get("properties", {})
     for key, rule in properties.items():
         value = config.get(key)
         if rule.get("type") == "boolean" and isinstance(value, str) \
@@ -219,11 +205,11 @@ def coerce_flags(config: dict, schema_path: Path = SCHEMA_PATH) -> dict:
     return config
 
 
-def validate_schema(config: dict, schema_path: Path = SCHEMA_PATH) -> None:
+def validate_schema(config: dict) -> None:
     """Validate against the JSON schema, with an error that names the offending key."""
     import jsonschema
 
-    schema = read_yaml(schema_path)
+    schema = read_yaml(SCHEMA_PATH)
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
     if errors:

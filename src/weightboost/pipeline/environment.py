@@ -24,10 +24,6 @@ OTHER_DISTRIBUTIONS = ("cffi", "charset-normalizer", "cloudpickle", "joblib", "n
                        "six", "threadpoolctl", "tzdata", "weightboost-repro")
 
 
-class EnvironmentMismatchError(ReproError):
-    """A job runs in another environment than the one its outputs' keys were computed for."""
-
-
 def c_library() -> str:
     """The C library and its version (``glibc 2.36``), "unknown" where Python cannot tell."""
     libc, libc_version = platform.libc_ver()
@@ -48,15 +44,14 @@ def record() -> dict:
     return dict(_record())
 
 
-def digest(environment: dict | None = None) -> str:
-    """SHA-256 of an environment record (the running one by default)."""
-    value = record() if environment is None else environment
-    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()
+def digest(environment: dict) -> str:
+    """SHA-256 of an environment record."""
+    return hashlib.sha256(json.dumps(environment, sort_keys=True).encode()).hexdigest()
 
 
-def differences(expected: dict, current: dict | None = None) -> list[str]:
-    """``name: expected -> current`` for every entry in which two records differ."""
-    current = record() if current is None else current
+def differences(expected: dict) -> list[str]:
+    """``name: expected -> running`` for every entry in which a record differs from ``record()``."""
+    current = record()
     return [f"{name}: {expected.get(name, '<absent>')} -> {current.get(name, '<absent>')}"
             for name in sorted(expected.keys() | current.keys())
             if expected.get(name) != current.get(name)]
@@ -67,7 +62,7 @@ def check(expected: dict, job: str) -> None:
     keyed ``job``'s outputs with)."""
     found = differences(expected)
     if found:
-        raise EnvironmentMismatchError(
+        raise ReproError(
             f"{job} runs in another environment than the workflow that planned it "
             f"({'; '.join(found)}): its outputs would be stored under a key that does not "
             "describe them. Run the workflow and its jobs in one environment (make install "

@@ -15,12 +15,10 @@ import pandas as pd
 
 from weightboost.pipeline import environment
 from weightboost.errors import ConfigError
-# the package's code by parts, and its digests: re-exported, their callers name them here
-from weightboost.pipeline.package_code import (PACKAGE, code_digest, package_digest,  # noqa: F401
-                                      package_files)
-from weightboost.fileio import (committed_files, finish_files_together, journal_beside, json_bytes,
-                                sha256_bytes,
-                                sha256_file, write_files_together)
+from weightboost.pipeline.package_code import package_digest
+from weightboost.fileio import (committed_files, files_together, finish_files_together,
+                                journal_beside, sha256_bytes, sha256_file, write_bytes_atomic,
+                                write_json_atomic)
 
 MAIN = "main"
 TABLE_SETS = {"uci": ("uci_folds.csv", "uci_summary.csv"),
@@ -59,10 +57,8 @@ PLUMBING = ("__init__.py", "errors.py", "fileio.py", "kernel_cache.py",
             "pipeline/lockfile.py", "pipeline/package_code.py", "pipeline/stuck_server.py",
             "pipeline/warm.py", "pipeline/warm_kernels.py", "pipeline/workflow_support.py",
             "data/__init__.py", "experiment/__init__.py", "reuters/__init__.py")
-# the code each data-stage job loads (``weightboost.data.jobs``), less PLUMBING: the data rules'
-# ``code_sha256`` param, so that an edit of any module a fetch or parse runs reruns it (a pinned
-# table would catch a changed parse, an unpinned one would not). tests/test_workflow_data.py
-# runs each job and checks that the list is exactly what it loaded.
+# the code each data-stage job loads, less PLUMBING (the data rules' ``code_sha256`` param: an
+# edit reruns the job; tests/test_workflow_data.py checks each list against what its job loads)
 _FETCH = ("data/jobs.py", "data/fetch.py", "data/download.py", "data/sources.py", "data/spec.py")
 DATA_JOB_CODE = {
     "fetch_uci": _FETCH,
@@ -78,23 +74,20 @@ DATA_JOB_CODE = {
 REPORT_CODE = ("report", "statistics.py", "pipeline/lockfile.py", "pipeline/provenance.py",
                "experiment/reuters.py", "experiment/sensitivity.py", "experiment/regboost.py",
                "experiment/learners.py", "experiment/protocol.py", "experiment/tables.py")
-# parts of the reuters section that say where raw files come from, not what they contain
-REUTERS_ROUTE_KEYS = ("remotes", "nltk_package")
-# parts of a datasets entry that say where the raw file comes from and what it is, not its content
-DATASET_ROUTE_KEYS = ("description", "uci_archive", "openml")
-DATASET_CHECKED_KEYS = ("missing_values",)  # checked against the table: it moves no number
 
 
 def reuters_content(options: dict) -> dict:
-    """The config's ``reuters`` section without ``REUTERS_ROUTE_KEYS``: what the matrices (the
-    ``reuters_features`` rule) and the study's tables depend on."""
-    return {k: v for k, v in options.items() if k not in REUTERS_ROUTE_KEYS}
+    """The config's ``reuters`` section without where its raw files come from: what the
+    matrices (the ``reuters_features`` rule) and the study's tables depend on."""
+    return {k: v for k, v in options.items() if k not in ("remotes", "nltk_package")}
 
 
 def dataset_content(spec: dict) -> dict:
-    """A ``datasets`` entry without ``DATASET_ROUTE_KEYS`` and ``DATASET_CHECKED_KEYS``: what its
-    canonical table depends on (the raw file's checksum and layout, the table's pin)."""
-    content = {k: v for k, v in spec.items() if k not in DATASET_ROUTE_KEYS + DATASET_CHECKED_KEYS}
+    """A ``datasets`` entry without where its raw file comes from and what it is, nor
+    ``missing_values`` (checked against the table: it moves no number): what its canonical
+    table depends on (the raw file's checksum and layout, the table's pin)."""
+    ignored = ("description", "uci_archive", "openml", "missing_values")
+    content = {k: v for k, v in spec.items() if k not in ignored}
     if "generator" in spec:  # the function's code, as an outside learner's (data/generators.py)
         from weightboost.data.generators import generator_code
 
@@ -102,14 +95,10 @@ def dataset_content(spec: dict) -> dict:
     return content
 
 
-def results_dir(config: dict) -> str:
+def run_dir(config: dict, root: str) -> str:
+    """``root`` (results, reports) for the committed run ``main``, else ``root/runs/<run>``."""
     run = config.get("run", MAIN)
-    return "results" if run == MAIN else f"results/runs/{run}"
-
-
-def reports_dir(config: dict) -> str:
-    run = config.get("run", MAIN)
-    return "reports" if run == MAIN else f"reports/runs/{run}"
+    return root if run == MAIN else f"{root}/runs/{run}"
 
 
 def grid_protocol(config: dict) -> dict:
@@ -124,7 +113,6 @@ def _pins(config: dict, datasets) -> dict:
 
 
 def _entries(config: dict, names) -> dict:
-    """The ``algorithms`` entries of ``names``."""
     return {a: config["algorithms"][a] for a in names}
 
 
@@ -155,8 +143,15 @@ def table_inputs(config: dict, kind: str) -> dict:
         from weightboost.experiment.sensitivity import reuters_plan, study_section
 
         entries = dict.fromkeys(parse_cell_name(c)[0] for c in reuters_plan(config).cell)
-        return {**table_inputs(config, "reuters"),
-                "sensitivity": _reuters_rerun_keys(study_section(config)),
+        # not the UCI grid's keys (datasets, algorithms, noise levels, the readings' and sweeps'
+        # own included); a reading's `repeats` bounds its Reuters seeds and stays
+        study = {k: v for k, v in study_section(config).items()
+                 if k not in ("datasets", "noise_levels", "algorithms")}
+        for group in ("readings", "sweeps"):
+            if group in study:
+                study[group] = {name: {k: v for k, v in entry.items() if k != "noise_levels"}
+                                for name, entry in study[group].items()}
+        return {**table_inputs(config, "reuters"), "sensitivity": study,
                 "algorithms": _entries(config, entries)}
     if kind == "barrier":
         study, name = config["barrier"], config["barrier"]["dataset"]
@@ -171,29 +166,15 @@ def table_inputs(config: dict, kind: str) -> dict:
     raise ValueError(f"unknown table set {kind!r}")
 
 
-def _reuters_rerun_keys(study: dict) -> dict:
-    """The keys of a sensitivity section that the Reuters rerun depends on: not those of the
-    UCI grid (its datasets, algorithms and noise levels, the readings' and sweeps' own noise
-    levels included; a reading's `repeats` bounds its Reuters seeds and stays)."""
-    study = {k: v for k, v in study.items() if k not in ("datasets", "noise_levels", "algorithms")}
-    for group in ("readings", "sweeps"):
-        if group in study:
-            study[group] = {name: {k: v for k, v in entry.items() if k != "noise_levels"}
-                            for name, entry in study[group].items()}
-    return study
-
-
 def _canonical(value) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def flatten(value, prefix: str = "") -> dict:
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            out.update(flatten(item, f"{prefix}.{key}" if prefix else str(key)))
-        return out
-    return {prefix: value}
+    if not isinstance(value, dict):
+        return {prefix: value}
+    return {k: v for key, item in value.items()
+            for k, v in flatten(item, f"{prefix}.{key}" if prefix else str(key)).items()}
 
 
 def differing_keys(recorded: dict, current: dict) -> list[str]:
@@ -239,16 +220,6 @@ def stage_seconds(stages: dict) -> list[dict]:
     return rows
 
 
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def platform_record() -> dict:
     """What the last bits of a float result can depend on besides code and config: CPU, C
     library, numpy's SIMD targets, numba's SVML (docs/algorithms.md §1.4)."""
@@ -259,7 +230,13 @@ def platform_record() -> dict:
         simd = [t for t in __cpu_dispatch__ if __cpu_features__.get(t)]
     except ImportError:
         simd = ["unknown"]
-    return {"machine": platform.machine(), "cpu": cpu_model(),
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+    except OSError:
+        lines = []
+    cpu = next((line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")),
+               None) or platform.processor() or platform.machine()
+    return {"machine": platform.machine(), "cpu": cpu,
             "c_library": environment.c_library(),
             "numpy_simd": simd, "numba_svml": bool(numba.config.USING_SVML)}
 
@@ -290,9 +267,10 @@ def write_table_set(path, config: dict, kind: str, tables: dict, inputs: list[di
         "code_sha256": code_sha256 or package_digest(*TABLE_SET_CODE[kind]),
         "environment": environment.record(), "inputs": inputs, "stages": stages,
         "platform": platform_record()}
-    files = {results / name: by_name[name] for name in TABLE_SETS[kind]}
-    files[Path(path)] = json_bytes(record)
-    write_files_together(files, journal_beside(path))
+    with files_together(journal_beside(path)):
+        for name in TABLE_SETS[kind]:
+            write_bytes_atomic(results / name, by_name[name])
+        write_json_atomic(path, record)
 
 
 def settle_table_set(results, kind: str) -> None:
@@ -311,66 +289,25 @@ def committed_path(results, kind: str, path) -> Path:
 RESULTS_RULES = {kind: f"{kind}_results" for kind in TABLE_SETS}  # the rule that writes a set
 
 
-def _existing_tables(results, kind: str) -> list[Path]:
-    return [Path(results) / name for name in TABLE_SETS[kind]
-            if committed_path(results, kind, Path(results) / name).exists()]
-
-
-def _unknown_tables(results, kind: str, path: Path) -> ConfigError:
-    return ConfigError(
-        f"{', '.join(map(str, _existing_tables(results, kind)))} exist but their record {path} "
-        "does not, so nothing says which config and code computed them. Restore the record "
-        f"(git checkout -- {path}), or recompute the tables (add --forcerun "
-        f"{RESULTS_RULES[kind]} to the command)")
-
-
-def _record(results, kind: str) -> Path | None:
-    """The record of the tables of ``kind`` under ``results``; None when the set does not
-    exist yet. Tables without their record are of unknown origin: refused, never matching."""
-    path = _record_path(results, kind)
-    if committed_path(results, kind, path).exists():
-        return path
-    if _existing_tables(results, kind):
-        raise _unknown_tables(results, kind, path)
-    return None
-
-
-def check_table_digests(results: str | Path, kind: str) -> None:
-    """Stop when a table of ``kind`` under ``results`` is not the file its record describes (it
-    was edited or replaced after it was computed, or its record is gone)."""
-    path = _record(results, kind)
-    if path is None:
-        return
-    recorded = json.loads(committed_path(results, kind, path).read_text()).get(
-        "tables_sha256", {})
-    for name, sha in recorded.items():
-        table = Path(results) / name
-        found = committed_path(results, kind, table)
-        if found.exists() and sha256_file(found) != sha:
-            raise ConfigError(
-                f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
-                f"changed after it was computed). Restore it (git checkout -- {table} {path}) "
-                f"or recompute the tables (snakemake --cores 2 all --forcerun "
-                f"{RESULTS_RULES[kind]})")
-
-
-def _config_differences(path: Path, config: dict, kind: str) -> list[str]:
-    """``differing_keys`` of the record ``path`` of ``kind`` and the current config."""
-    recorded = json.loads(committed_path(path.parent, kind, path).read_text())
-    return differing_keys(recorded.get("config", {}), table_inputs(config, kind))
-
-
-def check_tables(results: str | Path, config: dict, kind: str, forced: bool = False) -> None:
-    """Stop when the recorded tables of ``kind`` under ``results`` were computed from other
-    config keys than the current ones, or exist without a record, unless the command
-    ``forced`` their rule (``--forcerun``): that, and only that, replaces them (docs/integrity.md,
+def check_tables(results: str | Path, config: dict, kind: str) -> None:
+    """Stop when the tables of ``kind`` under ``results`` exist without their record (of unknown
+    origin), were computed from other config keys than the current ones, or are not the files
+    their record describes (edited or replaced since). A command that forces their rule
+    (``--forcerun``) does not call it: that, and only that, replaces them (docs/integrity.md,
     "Table records")."""
-    if forced:
+    path = _record_path(results, kind)
+    if not committed_path(results, kind, path).exists():
+        tables = [Path(results) / name for name in TABLE_SETS[kind]
+                  if committed_path(results, kind, Path(results) / name).exists()]
+        if tables:
+            raise ConfigError(
+                f"{', '.join(map(str, tables))} exist but their record {path} does not, so "
+                "nothing says which config and code computed them. Restore the record (git "
+                f"checkout -- {path}), or recompute the tables (add --forcerun "
+                f"{RESULTS_RULES[kind]} to the command)")
         return
-    path = _record(results, kind)
-    if path is None:
-        return
-    differences = _config_differences(path, config, kind)
+    recorded = json.loads(committed_path(results, kind, path).read_text())
+    differences = differing_keys(recorded.get("config", {}), table_inputs(config, kind))
     if differences:
         shown = "; ".join(differences[:8]) + (f"; and {len(differences) - 8} more"
                                                if len(differences) > 8 else "")
@@ -380,6 +317,15 @@ def check_tables(results: str | Path, config: dict, kind: str, forced: bool = Fa
             "(--config run=NAME writes its tables under results/runs/NAME/), or replace "
             f"these tables explicitly: add --forcerun {RESULTS_RULES[kind]} to the "
             "command")
+    for name, sha in recorded.get("tables_sha256", {}).items():
+        table = Path(results) / name
+        found = committed_path(results, kind, table)
+        if found.exists() and sha256_file(found) != sha:
+            raise ConfigError(
+                f"{table} is not the table recorded in {path} (its SHA-256 differs: it was "
+                f"changed after it was computed). Restore it (git checkout -- {table} {path}) "
+                f"or recompute the tables (snakemake --cores 2 all --forcerun "
+                f"{RESULTS_RULES[kind]})")
 
 
 def input_routes(uci_sidecars, reuters_receipts=()) -> list[dict]:

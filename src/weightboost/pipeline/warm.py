@@ -1,16 +1,8 @@
-"""Warm workers: the compute jobs of a local run start in a process that has already imported
-the package and loaded its compiled kernels (docs/running.md, "Warm workers" and "On a cluster").
-
-The workflow starts one **warm server** per run (``start``, from ``onstart`` in
-workflow/rules/jobs.smk; in a SLURM job's batch step, as its Snakemake reads the workflow). It
-warms up once (``weightboost.pipeline.warm_kernels``), then forks a child for each job request.
-A job's own process (the rule's command, ``python -m weightboost.pipeline.warm job ...``,
-``main``) imports only this module, sends the job's name and arguments, and waits; the child
-writes the job's outputs and log as the job would have, and its status becomes the job's. Where
-no server answers (``WEIGHTBOOST_WARM=off``, another executor, a server that failed or is stuck:
-``weightboost.pipeline.stuck_server``) the job runs in its own process; the tables are
-byte-identical either way (tested). The server takes requests only from its own user, and
-only the job names of ``JOBS``; its log is ``logs/warm_server.log``.
+"""Warm workers: one server per local run (or SLURM job) imports the package and loads its
+kernels once, then forks a child for each job; a job's own process (the rule's command,
+``main``) imports only this module, sends the job and waits, or runs the job itself where no
+server answers. The server takes requests only from its own user and for ``JOBS`` only
+(docs/running.md, "Warm workers" and "On a cluster").
 """
 
 from __future__ import annotations
@@ -45,8 +37,7 @@ JOBS = {                            # job name -> the function that does the job
     "reuters_features": "weightboost.data.jobs:reuters_features",
 }
 # a cell job's arguments naming the software environment and the package code its key was
-# computed for, checked (and removed) before its function is called; a cell job must be given
-# both, which only the workflow's cell_job_arguments builds
+# computed for, checked (and removed) by ``_work`` before its function is called
 ENVIRONMENT_ARGUMENT = "environment"
 CODE_ARGUMENT = "code"
 CELL_JOBS = frozenset(job for job in JOBS if job.endswith("_cell"))
@@ -55,22 +46,12 @@ ABANDONED = 75                      # a worker's status when its run ended befor
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
 # how long a job waits for a child to start its job: longer than a fresh clone's warm-up
 START_TIMEOUT = 300.0
+# whether this platform has the abstract Unix sockets the server listens on
+AVAILABLE = sys.platform.startswith("linux") and hasattr(socket, "SO_PEERCRED")
 LOGGER = "weightboost-warm-server"
 _server: subprocess.Popen | None = None
 
 
-def _log():
-    import logging
-
-    return logging.getLogger(LOGGER)
-
-
-def available() -> bool:
-    """Whether this platform has the abstract Unix sockets the server listens on."""
-    return sys.platform.startswith("linux") and hasattr(socket, "SO_PEERCRED")
-
-
-# -- the job's side ----------------------------------------------------------------------------
 def run_job(job: str, log: str | None, **kwargs) -> int:
     """Do ``job`` with ``kwargs`` (JSON values) and return its exit status: in a child of the
     run's warm server if one answers, else in this process. Messages go to stderr as
@@ -78,19 +59,15 @@ def run_job(job: str, log: str | None, **kwargs) -> int:
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r} (known: {sorted(JOBS)})")
     name = os.environ.get(ENV, "")
-    if name and name != "off" and available():
-        try:
-            conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            conn.connect("\0" + name)
-        except OSError:
-            conn = None
-        if conn is not None:
-            with conn:
+    if name and name != "off" and AVAILABLE:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            if conn.connect_ex("\0" + name) == 0:
                 return _remote(conn, name, job, log, kwargs)
     return _local(job, log, kwargs)
 
 
 def _remote(conn, name, job, log, kwargs) -> int:
+    server_log = os.environ.get(LOG_ENV, SERVER_LOG)  # a run's, or a SLURM job's (``start``)
     conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
     conn.settimeout(START_TIMEOUT)
     reader = conn.makefile("rb")
@@ -99,7 +76,7 @@ def _remote(conn, name, job, log, kwargs) -> int:
     except TimeoutError:
         stopped = stuck_server.stop_stuck_server(conn, name)
         print(f"the warm server started no worker within {START_TIMEOUT:g} s "
-              f"({'stopped it' if stopped else 'left it alone'}; see {_server_log()}); running the "
+              f"({'stopped it' if stopped else 'left it alone'}; see {server_log}); running the "
               "job in this process", file=sys.stderr)
         return _local(job, log, kwargs)
     conn.settimeout(None)
@@ -109,18 +86,13 @@ def _remote(conn, name, job, log, kwargs) -> int:
               file=sys.stderr)
         return ABANDONED
     if not reply:  # the server went away (stopped, or failed to warm up): do the job here
-        print(f"the warm worker ended without an answer (see {_server_log()}); running the job "
+        print(f"the warm worker ended without an answer (see {server_log}); running the job "
               "in this process", file=sys.stderr)
         return _local(job, log, kwargs)
     answer = json.loads(reply)
     if answer.get("stderr"):
         print(answer["stderr"], file=sys.stderr, end="")
     return int(answer["status"])
-
-
-def _server_log() -> str:
-    """The log of the server this job asked: a run's, or a SLURM job's (``start``)."""
-    return os.environ.get(LOG_ENV, SERVER_LOG)
 
 
 def _local(job, log, kwargs) -> int:
@@ -162,7 +134,6 @@ def _work(job, kwargs):
             check_code(code, job)
 
 
-# -- the server --------------------------------------------------------------------------------
 class _Handler(socketserver.StreamRequestHandler):
     def handle(self):
         # in the forked child: one job
@@ -176,41 +147,34 @@ class _Handler(socketserver.StreamRequestHandler):
         self._send({"started": os.getpid()})
         job = request.get("job")
         if job not in JOBS:
-            self._answer(2, f"unknown job {job!r}\n")
+            self._send({"status": 2, "stderr": f"unknown job {job!r}\n"})
             return
-        _exit_when_client_leaves(self.connection)
+        watched = self.connection.dup()
+
+        def watch():  # end this child when the job's process goes away (Snakemake killed it)
+            with contextlib.suppress(OSError):
+                while watched.recv(1):
+                    pass
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+        import logging
+
         from weightboost.pipeline.workflow_support import job_status
 
-        _log().info("%s for job process %d: started in worker %d", job, pid, os.getpid())
+        log = logging.getLogger(LOGGER)
+        log.info("%s for job process %d: started in worker %d", job, pid, os.getpid())
         # what the job prints (warnings included) goes back to the job's process
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
             status = job_status(job, request.get("log"),
                                 lambda: _work(job, request["kwargs"]), err)
-        _log().info("%s for job process %d: exit status %d", job, pid, status)
-        self._answer(status, err.getvalue())
-
-    def _answer(self, status, stderr):
-        self._send({"status": status, "stderr": stderr})
+        log.info("%s for job process %d: exit status %d", job, pid, status)
+        self._send({"status": status, "stderr": err.getvalue()})
 
     def _send(self, message):
         self.wfile.write(json.dumps(message).encode() + b"\n")
         self.wfile.flush()
-
-
-def _exit_when_client_leaves(conn):
-    """End this child when the job's process goes away (Snakemake killed the job)."""
-    watched = conn.dup()
-
-    def watch():
-        try:
-            while watched.recv(1):
-                pass
-        except OSError:
-            pass
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
@@ -250,7 +214,7 @@ def serve(name: str, parent: int) -> None:
     server = _Server(name, parent)  # listening: early jobs wait for the warm-up, not fall back
     import logging
 
-    log = _log()
+    log = logging.getLogger(LOGGER)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s warm server: %(message)s"))
     log.addHandler(handler)
@@ -258,21 +222,17 @@ def serve(name: str, parent: int) -> None:
     log.propagate = False
     log.info("listening as %s for Snakemake pid %d; warming up", name, parent)
     warm_kernels.warm_up()
-    _log().info("ready")
+    log.info("ready")
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     server.serve_forever(poll_interval=0.5)
 
 
-def in_batch_step() -> bool:
-    """Whether this process runs in the batch step of a SLURM job: ``SLURM_JOB_ID`` is set,
-    and ``SLURM_STEP_ID`` is not (``srun`` sets it in every job step it starts)."""
-    return "SLURM_JOB_ID" in os.environ and "SLURM_STEP_ID" not in os.environ
-
-
-def batch_step_log() -> str:
-    """The server log of a SLURM job's batch step: one per job, as a cluster's jobs share the
-    working directory."""
-    return f"logs/warm_server.slurm-{os.environ['SLURM_JOB_ID']}.log"
+def batch_step_log() -> str | None:
+    """The server log of a SLURM job's batch step (one per job: a cluster's jobs share the
+    working directory); None outside one (``srun`` sets ``SLURM_STEP_ID`` in every job step)."""
+    if "SLURM_JOB_ID" in os.environ and "SLURM_STEP_ID" not in os.environ:
+        return f"logs/warm_server.slurm-{os.environ['SLURM_JOB_ID']}.log"
+    return None
 
 
 def launch(name: str, workdir, log_path):
@@ -293,7 +253,7 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
     from pathlib import Path
 
     global _server
-    if os.environ.get(ENV) == "off" or not available():
+    if os.environ.get(ENV) == "off" or not AVAILABLE:
         return None
     name = stuck_server.server_name(os.getpid())
     log_path = Path(workdir) / log
@@ -307,8 +267,8 @@ def start(workdir: str | os.PathLike = ".", log: str = SERVER_LOG) -> str | None
 def stop() -> None:
     """Stop the run's server (from ``onsuccess`` and ``onerror``)."""
     global _server
-    if _server is not None and _server.poll() is None:
-        _server.kill()
+    if _server is not None:
+        _server.kill()  # a no-op once it has exited
         _server.wait()
     _server = None
     os.environ.pop(ENV, None)

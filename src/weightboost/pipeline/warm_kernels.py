@@ -1,11 +1,8 @@
 """The warm-up of a process that will run jobs: import what they import and load every compiled
 kernel they call, compiling an empty cache on two cores (``warm_up``; the warm server's start,
-``weightboost.pipeline.warm``, and the test suite's).
-
-Why two processes, and the measurements: docs/algorithms.md §5 ("Compiled once") and
-docs/performance.md ("Finished investigations"). In short, the grower is the longest chain of
-the compilation, so a second process compiles it while this one compiles pruning, prediction
-and the boosters' kernels, each on data of the grower's array types built by hand.
+``weightboost.pipeline.warm``, and the test suite's): the grower, the longest chain of the
+compilation, in a second process (why, and the measurements: docs/algorithms.md §5, "Compiled
+once", and docs/performance.md, "Finished investigations").
 """
 
 from __future__ import annotations
@@ -74,19 +71,6 @@ def compile_pruning_and_prediction() -> None:
         most_probable(rows, data.nominal, node_int, node_float, empty, dist)
 
 
-def compile_boosting() -> None:
-    """Compile the boosters' own kernels (the C library's exp, the log-sum-exp of the weights,
-    Weight Decay's line search) on fits with a scikit-learn stump, which needs no C4.5 kernel."""
-    from sklearn.tree import DecisionTreeClassifier
-
-    from weightboost.boosting import AdaBoost, WeightBoost, WeightDecay
-
-    X, y = _tiny_data()
-    stump = DecisionTreeClassifier(max_depth=1)
-    for booster in (AdaBoost, WeightBoost, WeightDecay):
-        booster(n_estimators=2, base_estimator=stump).fit(X, y).predict(X)
-
-
 def warm_up() -> None:
     """Import what the jobs import and load every compiled kernel they call, once; an empty
     cache is filled on two cores (the grower in a second process; if it fails, here)."""
@@ -99,7 +83,6 @@ def warm_up() -> None:
                                   stdin=subprocess.DEVNULL)
     try:
         compile_pruning_and_prediction()
-        compile_boosting()
         from weightboost.boosting import regboost  # the stumps' kernels (imported lazily)
         from weightboost.data import jobs as data_jobs  # noqa: F401 - the job modules themselves
         from weightboost.experiment import (barrier, regboost_cells, reuters,  # noqa: F401
@@ -110,12 +93,13 @@ def warm_up() -> None:
         if helper is not None:
             helper.wait()
     compile_grower()
-    from weightboost.boosting import AdaBoost, WeightDecay
+    from weightboost.boosting import AdaBoost, WeightBoost, WeightDecay
     from weightboost.c45 import C45
 
-    X, y = _tiny_data()
+    X, y = _tiny_data()  # the boosters' own kernels (exp, weights, line search) compile here
     for sampling in ("reweight", "resample"):
         AdaBoost(n_estimators=2, sampling=sampling, random_state=0).fit(X, y).predict(X)
+    WeightBoost(n_estimators=2).fit(X, y).predict(X)
     WeightDecay(n_estimators=2).fit(X, y)  # with C4.5 trees
     C45().fit(X, y).predict_proba(X)
     from weightboost.pipeline import environment

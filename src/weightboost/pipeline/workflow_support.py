@@ -1,11 +1,7 @@
-"""What every job does the same way, and what its log says of it: how it ends, what it used,
-whether it computed.
-
-``job_status`` runs a job alike in its own process (``run_step``) and in a warm worker: a
-``ReproError`` ends it with its message and no traceback, and its log ends with the job's own
-resource use (``RESOURCES``), which Snakemake's benchmark of a warm job does not see
-(docs/running.md, "Warm workers"). ``check_code`` stops a cell job whose code on disk is not
-the code its key digests (docs/integrity.md, "Cell keys").
+"""What every job does the same way, in its own process and in a warm worker, and what its log
+says of it: how it ends (a ``ReproError`` with its message, no traceback), what it used
+(``RESOURCES``, which Snakemake's benchmark of a warm job does not see) and whether it computed;
+and the check of a cell job's code against its key (docs/integrity.md, "Cell keys").
 """
 
 from __future__ import annotations
@@ -69,9 +65,7 @@ def job_status(name: str, log: str | None, work, stream) -> int:
         print(traceback.format_exc(), file=stream, end="")
         status = 1
     finally:
-        for handler in handlers:
-            handler.flush()
-        logging.shutdown()
+        logging.shutdown()  # flushes and closes the handlers
     if log:  # the log file only: the job's stderr is the same in a worker and in a process
         cpu, rss = _usage()
         with open(log, "a") as file:
