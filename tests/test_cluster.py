@@ -81,7 +81,7 @@ def test_jobs_run_through_slurm_batched_and_complete(cluster, runs):
     # every submission asks for at most the cores given
     assert all(int(cluster.job(j)["NumCPUs"]) <= 1 for j in job_ids)
     # the group's cells ran in the warm worker its batch step's Snakemake started, each cell's
-    # job step holding only the job's process (weightboost.pipeline.warm, "In a SLURM job")
+    # job step holding only the job's process (docs/running.md, "Warm workers")
     (uci_job,) = [j for j, c in comments.items() if "uci_cell" in c]
     server_log = (remote / f"logs/warm_server.slurm-{uci_job}.log").read_text()
     assert len(re.findall(r"uci_cell for job process \d+: started in worker", server_log)) == 4

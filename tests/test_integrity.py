@@ -508,6 +508,12 @@ def test_a_flag_typed_on_the_command_line_is_read_as_a_boolean(typed, value):
                                                                     "run": "off"}
 
 
+def test_a_typed_flag_reaches_the_workflow_as_a_boolean(finished, small_config):
+    # the Snakefile coerces the typed word before the schema sees it, which refuses "no"
+    result = run_snakemake(finished, small_config, "-n", TARGET, "--config", "cell_archive=no")
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+
+
 def test_an_edited_result_table_is_repaired_as_the_refusal_advises(copied, small_config):
     table = copied / "results/uci_folds.csv"
     original = table.read_bytes()

@@ -365,6 +365,46 @@ def test_read_only_and_strided_inputs_reuse_the_compiled_kernels():
     assert [len(kernel.signatures) for kernel in kernels] == before
 
 
+def test_the_warm_up_leaves_no_booster_kernel_to_compile_in_a_worker():
+    """After ``warm_up`` (in a process of its own, as a server's), fitting and predicting the
+    grid's boosters of C4.5 trees adds no signature to the boosters' kernels: each forked
+    worker would otherwise compile (or load) it again."""
+    code = """if True:
+        from weightboost.pipeline import warm_kernels
+        warm_kernels.warm_up()
+        from weightboost.boosting import AdaBoost, EpsilonBoost, WeightBoost, WeightDecay
+        from weightboost.boosting import libm, rules, variants
+        kernels = (libm.distribution, libm.misclassified_weight, rules.weight_log,
+                   rules.coefficient, rules.round_constant, rules.combine, rules.outcome,
+                   variants._decay_losses)
+        warmed = [list(kernel.signatures) for kernel in kernels]
+        X, y = warm_kernels._tiny_data()
+        for booster in (AdaBoost, WeightBoost, WeightDecay, EpsilonBoost):
+            booster(n_estimators=3).fit(X, y).predict(X)
+        assert all(warmed), warmed
+        assert [list(kernel.signatures) for kernel in kernels] == warmed
+    """
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_a_job_queued_when_its_server_ended_ends_with_its_run():
+    """A server that ends (its Snakemake gone) resets the connections it had not accepted yet:
+    their jobs end as the run's other jobs do, not with a traceback."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    name = f"weightboost-warm-{dead.pid}-0123456789ab"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+        listener.bind("\0" + name)
+        listener.listen(1)
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect("\0" + name)
+    err = io.StringIO()
+    with conn, redirect_stderr(err):
+        status = warm._remote(conn, name, "uci_cell", None, {})
+    assert status == warm.ABANDONED and "Snakemake is gone" in err.getvalue()
+
+
 def test_a_jobs_log_ends_with_the_resources_of_its_work_alone(tmp_path):
     # the CPU of the work, not of the process before it (a warm worker's counts start at its
     # fork; a test process has spent seconds before), in the log and not on stderr

@@ -1,5 +1,5 @@
 """Checksums, all-or-nothing writes of one file or of a group of files (``files_together``),
-the bytes of a JSON record and of a CSV table, and YAML reading. A file is written under a
+the pipeline's JSON and CSV formats, and YAML reading. A file is written under a
 temporary name, flushed to the disk, then renamed (docs/integrity.md, "Whole files or none")."""
 
 from __future__ import annotations

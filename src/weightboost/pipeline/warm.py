@@ -42,7 +42,7 @@ ENVIRONMENT_ARGUMENT = "environment"
 CODE_ARGUMENT = "code"
 CELL_JOBS = frozenset(job for job in JOBS if job.endswith("_cell"))
 SERVER_LOG = "logs/warm_server.log"
-ABANDONED = 75                      # a worker's status when its run ended before its job did
+ABANDONED = 75                      # a job's status when its run ended before its job did
 JEMALLOC_CONF = "JE_ARROW_MALLOC_CONF"  # the configuration of pyarrow's bundled jemalloc
 # how long a job waits for a child to start its job: longer than a fresh clone's warm-up
 START_TIMEOUT = 300.0
@@ -68,10 +68,10 @@ def run_job(job: str, log: str | None, **kwargs) -> int:
 
 def _remote(conn, name, job, log, kwargs) -> int:
     server_log = os.environ.get(LOG_ENV, SERVER_LOG)  # a run's, or a SLURM job's (``start``)
-    conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
     conn.settimeout(START_TIMEOUT)
     reader = conn.makefile("rb")
     try:
+        conn.sendall(json.dumps({"job": job, "log": log, "kwargs": kwargs}).encode() + b"\n")
         started = reader.readline()
     except TimeoutError:
         stopped = stuck_server.stop_stuck_server(conn, name)
@@ -79,8 +79,13 @@ def _remote(conn, name, job, log, kwargs) -> int:
               f"({'stopped it' if stopped else 'left it alone'}; see {server_log}); running the "
               "job in this process", file=sys.stderr)
         return _local(job, log, kwargs)
+    except OSError:  # the server ended before it took the job (it resets a queued connection)
+        started = b""
     conn.settimeout(None)
-    reply = reader.readline() if started else b""
+    try:
+        reply = reader.readline() if started else b""
+    except OSError:
+        reply = b""
     if not reply and not stuck_server.run_alive(name):  # the run is over: its jobs must end
         print("the run's Snakemake is gone: its warm server ended this job unfinished",
               file=sys.stderr)
@@ -187,8 +192,9 @@ class _Server(socketserver.ForkingMixIn, socketserver.UnixStreamServer):
 
     def service_actions(self):
         super().service_actions()
-        if os.getppid() != self.parent:  # the Snakemake run is gone: its jobs go with it (their
-            for pid in self.active_children or ():  # processes see run_alive false and end)
+        if os.getppid() != self.parent:  # the Snakemake run is gone: so are its jobs (each job's
+            # process, left without a reply, sees run_alive false and ends with ABANDONED)
+            for pid in self.active_children or ():
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)  # a compiled call would delay a SIGTERM
             os._exit(0)
