@@ -2,8 +2,9 @@
 says what it owns, in its docstring and in its row of the package's map (docs/modules.md, which
 lists every module once and nothing else), and no two modules import each other, directly or
 through others, not even inside a function (an import deferred to call time is still a loop a
-reader must hold in their head; the one that came back was cell_archive <-> provenance). The workflow's files read in their
-include order: each uses only what common.smk and the files before it define."""
+reader must hold in their head; the one that came back was cell_archive <-> provenance). The
+workflow's files read in their include order: each uses only what common.smk and the files
+before it define."""
 
 import ast
 import graphlib

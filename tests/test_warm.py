@@ -210,7 +210,7 @@ def test_a_stuck_server_that_is_not_ours_is_left_alone(tiny_run, tmp_path, monke
     # what listens under the run's socket name is killed only if it is the run's warm server
     # a name that carries a live pid, this process's, which is not the listener's parent: the
     # parent check (stuck_server.stop_stuck_server) is what leaves it alone
-    name = f"weightboost-warm-{os.getpid()}-{os.urandom(6).hex()}"
+    name = stuck_server.server_name(os.getpid())
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind("\0" + name)
         listener.listen()                       # this test process: never accepts
@@ -281,19 +281,24 @@ def test_a_server_whose_snakemake_is_gone_ends_its_workers(tiny_run, tmp_path, m
     assert not (tmp_path / "never.csv").exists()
 
 
-def test_a_job_whose_worker_vanished_runs_itself_only_while_its_snakemake_lives():
-    # the server's name holds the pid of the Snakemake that started it (warm.start)
+def ended_pid() -> int:
+    """The pid of a process that has ended and been reaped (a Snakemake that is gone)."""
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    assert not stuck_server.run_alive(f"weightboost-warm-{dead.pid}-0123456789ab")
-    assert stuck_server.run_alive(f"weightboost-warm-{os.getpid()}-0123456789ab")
+    return dead.pid
+
+
+def test_a_job_whose_worker_vanished_runs_itself_only_while_its_snakemake_lives():
+    # the server's name holds the pid of the Snakemake that started it (warm.start)
+    assert not stuck_server.run_alive(stuck_server.server_name(ended_pid()))
+    assert stuck_server.run_alive(stuck_server.server_name(os.getpid()))
     assert stuck_server.run_alive("weightboost-warm-test-42")  # a name that says nothing: as before
     # a Snakemake killed but not yet reaped by its parent (a zombie) has ended too
     zombie = subprocess.Popen([sys.executable, "-c", "pass"])
     deadline = time.time() + 30
     while time.time() < deadline and stuck_server.process_stat(zombie.pid)[:1] != ["Z"]:
         time.sleep(0.01)
-    assert not stuck_server.run_alive(f"weightboost-warm-{zombie.pid}-0123456789ab")
+    assert not stuck_server.run_alive(stuck_server.server_name(zombie.pid))
     zombie.wait()
 
 
@@ -391,9 +396,7 @@ def test_the_warm_up_leaves_no_booster_kernel_to_compile_in_a_worker():
 def test_a_job_queued_when_its_server_ended_ends_with_its_run():
     """A server that ends (its Snakemake gone) resets the connections it had not accepted yet:
     their jobs end as the run's other jobs do, not with a traceback."""
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    name = f"weightboost-warm-{dead.pid}-0123456789ab"
+    name = stuck_server.server_name(ended_pid())
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
         listener.bind("\0" + name)
         listener.listen(1)
